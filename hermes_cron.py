@@ -1,0 +1,2136 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The hermes_cron developers
+"""Cron jobs for AI agents and scripts, in one stdlib-only file.
+
+hermes_cron keeps a schedule of jobs in ``jobs.json`` inside a *cron home*
+directory and computes when each job fires next.  Copy this one file into a
+project (it imports nothing outside the standard library), or install it and
+use the ``hermes-cron`` command.
+
+Quick start::
+
+    import hermes_cron as hc
+
+    home = hc.CronHome("/tmp/cron-demo")
+    job = home.add_job("weekdays at 9:30", "Summarise yesterday's alerts",
+                       name="digest", tz="Europe/Berlin")
+    print(job["id"], job["next_run_at"])
+    print(hc.CronExpr("0 9 * * 1-5").next_after(
+        hc.parse_iso("2026-03-06T12:00:00+00:00"), tz="Europe/Berlin"))
+
+Command line: ``python -m hermes_cron --help``.  Exit codes: 0 ok, 1 failure
+or corrupt store, 2 invalid input or usage, 3 not found, 4 busy or locked.
+Errors are one line on stderr: ``hermes_cron: error: <what>: <value>: <fix>``.
+
+The home is ``--home DIR``, else ``$HERMES_CRON_HOME``, else
+``$HERMES_HOME/cron``, else ``~/.hermes/cron``.  It is created with mode 0700
+on the first write, never by a command that only reads.
+
+Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
+
+     1. Imports                     7. Configuration
+     2. Constants                   8. Jobs
+     3. Exceptions                  9. Job store
+     4. Time, zones and files      10. Cron home
+     5. Cron expressions           11. Command line
+     6. Schedules
+"""
+
+# =============================================================================
+# 1. Imports
+#    Standard library only; heavy or rarely used modules are imported lazily.
+# =============================================================================
+
+import os
+import sys
+import time
+from bisect import bisect_left
+from datetime import date, datetime, timedelta, timezone
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CronExpr",
+    "CronHome",
+    "CronSyntaxError",
+    "HermesCronError",
+    "InvalidInputError",
+    "JobNotFoundError",
+    "StoreCorruptError",
+    "StoreLockedError",
+    "main",
+    "parse_iso",
+    "parse_schedule",
+]
+
+# =============================================================================
+# 2. Constants
+#    Every name, limit and default the rest of the file relies on.
+# =============================================================================
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BUSY = 0, 1, 2, 3, 4
+
+_PROG = "hermes_cron"
+_ENV_PREFIX = "HERMES_CRON_"
+_JOBS_FILE = "jobs.json"
+_JOBS_LOCK = ".jobs.lock"
+_CONFIG_FILE = "config.json"
+_TEMP_PREFIX = ".jobs_"
+_TEMP_SUFFIX = ".tmp"
+_LOCK_TIMEOUT = 30.0
+_LOCK_POLL = 0.05
+_ONESHOT_GRACE = 120
+_UTC = timezone.utc
+_DEFAULT_PAUSE_REASON = "paused by operator"
+
+# Keys a job record is written with, in upstream Hermes' order; keys a store
+# already has that are not listed here are kept as they are.
+_JOB_KEYS = (
+    "id", "name", "prompt", "skills", "skill", "model", "provider", "base_url",
+    "script", "no_agent", "context_from", "schedule", "schedule_display", "repeat",
+    "enabled", "state", "paused_at", "paused_reason", "created_at", "next_run_at",
+    "last_run_at", "last_status", "last_error", "last_delivery_error",
+    "failure_streak", "deliver", "workdir", "tz",
+)
+_JOB_STATES = ("scheduled", "paused", "completed", "error")
+
+# Hosts whose API keys a job may use without naming a base_url of its own.
+# The credential guard refuses to send a named provider's key anywhere else.
+_PROVIDER_HOSTS = {
+    "anthropic": "api.anthropic.com",
+    "deepseek": "api.deepseek.com",
+    "fireworks": "api.fireworks.ai",
+    "gemini": "generativelanguage.googleapis.com",
+    "groq": "api.groq.com",
+    "mistral": "api.mistral.ai",
+    "openai": "api.openai.com",
+    "openrouter": "openrouter.ai",
+    "together": "api.together.xyz",
+    "xai": "api.x.ai",
+}
+
+_DELIVER_PREFIXES = ("file:", "webhook:", "command:", "email:")
+_DELIVER_WORDS = ("local", "stdout")
+
+# name: (type, default).  ``None`` as a type means "a JSON object".
+_CONFIG_KEYS = {
+    "timezone": (str, None),
+    "catch_up_missed": (bool, True),
+    "max_parallel": (int, 4),
+    "failure_repeat_alert_hours": (int, 6),
+    "output_retention": (int, 50),
+    "script_timeout_seconds": (int, 3600),
+    "run_timeout_seconds": (int, 600),
+    "scripts_dir": (str, None),
+    "skills_dir": (str, None),
+    "agent": (dict, None),
+    "providers": (dict, None),
+    "fallback_providers": (list, None),
+    "webhook_secret_env": (str, None),
+    "smtp": (dict, None),
+    "allow_agent_scheduling": (bool, False),
+    "failure_deliver": (str, None),
+    "wrap_response": (bool, False),
+    "failure_nudge_threshold": (int, 3),
+    "script_env_passthrough": (list, None),
+}
+
+# =============================================================================
+# 3. Exceptions
+#    One base class; each subclass also derives from the matching builtin and
+#    knows the command-line exit code it maps to.
+# =============================================================================
+
+
+class HermesCronError(Exception):
+    """Base class of every error hermes_cron raises on purpose.
+
+    The message has the form ``<what>: <value>: <how to fix>``; the parts are
+    kept as the attributes ``what``, ``value`` and ``fix``.
+    """
+
+    exit_code = EXIT_FAILURE
+
+    def __init__(self, what, value=None, fix=None):
+        self.what, self.value, self.fix = what, value, fix
+        parts = [what]
+        if value is not None:
+            parts.append(_show(value))
+        if fix:
+            parts.append(fix)
+        super().__init__(": ".join(parts))
+
+
+class InvalidInputError(HermesCronError, ValueError):
+    """Invalid input: a bad argument, field, schedule or setting (exit 2)."""
+
+    exit_code = EXIT_USAGE
+
+
+class CronSyntaxError(InvalidInputError):
+    """A cron expression or schedule that cannot be parsed or never fires."""
+
+
+class JobNotFoundError(HermesCronError, LookupError):
+    """No job (or other record) matches the reference given (exit 3)."""
+
+    exit_code = EXIT_NOT_FOUND
+
+
+class StoreLockedError(HermesCronError, TimeoutError):
+    """The store's lock could not be taken in time (exit 4)."""
+
+    exit_code = EXIT_BUSY
+
+
+class StoreCorruptError(HermesCronError):
+    """A store file exists but cannot be read; it is left untouched (exit 1)."""
+
+
+def _show(value):
+    """Render an offending value for an error message."""
+    if isinstance(value, str):
+        text = value if len(value) <= 120 else value[:117] + "..."
+        return repr(text)
+    return str(value)
+
+
+# =============================================================================
+# 4. Time, zones and files
+#    The only places that read the clock, resolve zones or write files.
+# =============================================================================
+
+
+def _system_clock():
+    """Return the current instant as an aware UTC datetime."""
+    return datetime.fromtimestamp(time.time(), _UTC)
+
+
+def _env_clock(environ):
+    """Return a clock honouring ``HERMES_CRON_NOW`` in *environ*, if set."""
+    pinned = environ.get(_ENV_PREFIX + "NOW")
+    if not pinned:
+        return _system_clock
+    try:
+        now = parse_iso(pinned)
+    except InvalidInputError:
+        now = None
+    if now is None or now.tzinfo is None:
+        raise InvalidInputError(
+            "HERMES_CRON_NOW must be an ISO 8601 time with an offset", pinned,
+            "use a value like 2026-03-08T06:59:00+00:00")
+    now = now.astimezone(_UTC)
+    return lambda: now
+
+
+def _iso_match(text):
+    import re  # only the slow paths that parse text need re
+
+    global _ISO_RE
+    if _ISO_RE is None:
+        _ISO_RE = re.compile(
+            r"(\d{4})-(\d{2})-(\d{2})"
+            r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?"
+            r"\s*([Zz]|[+-]\d{2}:?\d{2})?")
+    return _ISO_RE.fullmatch(text.strip())
+
+
+_ISO_RE = None
+
+
+def parse_iso(text):
+    """Parse an ISO 8601 date or time the same way on every Python version.
+
+    Accepts ``YYYY-MM-DD``, optionally followed by ``T`` (or a space),
+    ``HH:MM[:SS[.ffffff]]`` and an offset ``Z``, ``+HH:MM`` or ``+HHMM``.
+    Returns a naive datetime when no offset is given.  Raises
+    ``InvalidInputError`` for anything else.
+    """
+    m = _iso_match(text) if isinstance(text, str) else None
+    if m is None:
+        raise InvalidInputError(
+            "not an ISO 8601 time", text,
+            "use YYYY-MM-DDTHH:MM[:SS] with an optional offset like +02:00 or Z")
+    y, mo, d, h, mi, s, frac, off = m.groups()
+    tzinfo = None
+    if off:
+        if off in "Zz":
+            tzinfo = _UTC
+        else:
+            sign = -1 if off[0] == "-" else 1
+            digits = off[1:].replace(":", "")
+            oh, om = int(digits[:2]), int(digits[2:])
+            if oh > 23 or om > 59:
+                raise InvalidInputError(
+                    "ISO 8601 offset out of range", text, "offsets run from -23:59 to +23:59")
+            tzinfo = timezone(sign * timedelta(hours=oh, minutes=om))
+    try:
+        return datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0),
+                        int((frac or "0").ljust(6, "0")), tzinfo)
+    except ValueError as exc:
+        raise InvalidInputError(
+            f"not a real date or time ({exc})", text, "check the day, month and hour") from None
+
+
+def _iso(dt):
+    """Format an aware datetime as ISO 8601 with its offset and no fraction."""
+    return dt.replace(microsecond=0).isoformat()
+
+
+def _parse_offset_zone(name):
+    """Return a fixed-offset zone for ``+HH:MM``, ``UTC+H`` style names, else None."""
+    text = name.strip()
+    upper = text.upper()
+    if upper in ("UTC", "Z", "GMT", "ETC/UTC", "ETC/GMT"):
+        return _UTC
+    if upper.startswith(("UTC", "GMT")):
+        text = text[3:]
+    if text[:1] not in ("+", "-") or len(text) < 2:
+        return None
+    body = text[1:]
+    hours, _, minutes = body.partition(":")
+    if not hours.isdigit() or (minutes and not minutes.isdigit()) or len(hours) > 2:
+        return None
+    oh, om = int(hours), int(minutes or 0)
+    if oh > 23 or om > 59:
+        return None
+    sign = -1 if text[0] == "-" else 1
+    return timezone(sign * timedelta(hours=oh, minutes=om))
+
+
+_ZONES = {}
+
+
+def _zone(name, field="tz"):
+    """Return the tzinfo for a zone *name* (IANA, ``UTC`` or a fixed offset).
+
+    Raises ``InvalidInputError`` naming *field* when the zone is unknown.
+    """
+    if not isinstance(name, str):
+        return name
+    zone = _ZONES.get(name)
+    if zone is not None:
+        return zone
+    zone = _parse_offset_zone(name) if name else None
+    if zone is None:
+        zone = _load_zoneinfo(name, field)
+    if len(_ZONES) > 256:
+        _ZONES.clear()
+    _ZONES[name] = zone
+    return zone
+
+
+def _load_zoneinfo(name, field):
+    try:
+        import zoneinfo
+
+        return zoneinfo.ZoneInfo(name)
+    except ImportError:  # pragma: no cover - zoneinfo is in every supported Python
+        fix = "named zones need Python 3.9+ with zoneinfo; use UTC or +HH:MM"
+    except Exception:
+        fix = ("use an IANA name such as Europe/Berlin, UTC or +HH:MM "
+               "(named zones need the tz database: install tzdata if it is missing)")
+    raise InvalidInputError(f"{field}: unknown time zone", name, fix)
+
+
+def _system_zone(environ):
+    """Return the machine's zone: ``$TZ``, else ``/etc/localtime``, else UTC."""
+    tz = environ.get("TZ", "").lstrip(":")
+    if tz:
+        if tz.startswith("/"):
+            return _zone_from_file(tz)
+        return _zone(tz, "TZ")
+    return _zone_from_file("/etc/localtime")
+
+
+def _zone_from_file(path):
+    try:
+        target = os.path.realpath(path)
+    except OSError:
+        return _UTC
+    marker = "/zoneinfo/"
+    if marker in target:
+        try:
+            return _zone(target.split(marker, 1)[1])
+        except InvalidInputError:
+            pass
+    try:
+        import zoneinfo
+
+        with open(path, "rb") as f:
+            return zoneinfo.ZoneInfo.from_file(f, key=path)
+    except Exception:
+        return _UTC
+
+
+def _zone_name(zone):
+    """Return a short, stable name for a tzinfo, for display."""
+    key = getattr(zone, "key", None)
+    return key if key else str(zone)
+
+
+def _atomic_write(path, data):
+    """Write *data* (bytes) to *path* atomically with mode 0600.
+
+    The bytes go to a temp file in the same directory, which is flushed,
+    fsynced and renamed over *path*; then the directory is fsynced, so a crash
+    at any point leaves either the old or the new file.
+    """
+    import tempfile
+
+    directory = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(directory)
+
+
+def _fsync_dir(directory):
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class _FileLock:
+    """An exclusive ``flock`` on a sidecar file, polled until a deadline."""
+
+    def __init__(self, path, timeout):
+        self.path, self.timeout, self._fd = path, timeout, None
+
+    def __enter__(self):
+        import fcntl
+
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise StoreLockedError(
+                        f"the job store is locked by another process "
+                        f"(waited {self.timeout:g} s)", self.path,
+                        "retry later; if no hermes_cron process is running, "
+                        "check what holds the lock with 'fuser'") from None
+                time.sleep(_LOCK_POLL)
+            except BaseException:
+                os.close(fd)
+                raise
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self._fd)  # closing the descriptor releases the flock
+        self._fd = None
+
+
+# =============================================================================
+# 5. Cron expressions
+#    Pure functions of (expression, instant, zone): no I/O and no clock reads.
+# =============================================================================
+
+_FIELDS = (  # name, low, high
+    ("minute", 0, 59),
+    ("hour", 0, 23),
+    ("day-of-month", 1, 31),
+    ("month", 1, 12),
+    ("day-of-week", 0, 7),
+)
+_MONTH_NAMES = {m: i for i, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_DOW_NAMES = {d: i for i, d in enumerate("sun mon tue wed thu fri sat".split())}
+_MACROS = {
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+    "@monthly": "0 0 1 * *",
+    "@weekly": "0 0 * * 0",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@hourly": "0 * * * *",
+}
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+# Every calendar pattern repeats after 400 Gregorian years, so a search that
+# finds nothing in that span never will.
+_CALENDAR_CYCLE = 400
+_MAX_DST_SHIFT = timedelta(hours=4)
+_MINUTE = timedelta(minutes=1)
+
+
+class CronExpr:
+    """A parsed five-field cron expression.
+
+    ``CronExpr(expr)`` validates on construction and raises
+    ``CronSyntaxError`` for bad syntax, out-of-range values and expressions
+    that can never fire.  The grammar is cronie's plus ``L``, ``W`` and
+    ``#``; an optional ``CRON_TZ=Zone`` prefix fixes the zone.
+
+    Attributes: ``expr`` (the text given), ``tz`` (the ``CRON_TZ`` zone name
+    or None) and ``wildcard`` (True when the minute or hour field starts with
+    ``*``; such jobs fire on both passes of a repeated DST hour).
+    """
+
+    __slots__ = ("expr", "tz", "wildcard", "_minutes", "_hours", "_months",
+                 "_dom", "_dow", "_day_and", "_all_days", "_min_next", "_hour_next",
+                 "_month_next", "_days_cache", "_month_days", "_zone")
+
+    def __init__(self, expr):
+        if not isinstance(expr, str):
+            raise CronSyntaxError("cron expression must be text", expr,
+                                  "pass a string such as '0 9 * * 1-5'")
+        self.expr = expr
+        text = expr.strip()
+        self.tz = None
+        self._zone = None
+        if text[:8].upper() == "CRON_TZ=":
+            name, _, text = text[8:].partition(" ")
+            self._zone = _zone(name, "CRON_TZ")
+            self.tz = name
+            text = text.strip()
+        fields = _MACROS.get(text.lower(), text).split()
+        if text.startswith("@") and text.lower() not in _MACROS:
+            raise CronSyntaxError(
+                "unknown cron macro", expr,
+                "use @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly")
+        if len(fields) != 5:
+            raise CronSyntaxError(
+                f"cron expression needs 5 fields (minute hour day-of-month month "
+                f"day-of-week), got {len(fields)}", expr,
+                "write five space-separated fields, e.g. '30 9 * * 1-5'")
+        minute, hour, dom, month, dow = fields
+        self.wildcard = minute[0] == "*" or hour[0] == "*"
+        self._minutes = _cron_field(minute, 0, expr)
+        self._hours = _cron_field(hour, 1, expr)
+        self._months = _cron_field(month, 3, expr)
+        dom_star, dow_star = dom[0] in "*?", dow[0] in "*?"
+        self._dom = _cron_day_items(dom, 2, expr)
+        self._dow = _cron_day_items(dow, 4, expr)
+        # cronie: a day field that starts with '*' ANDs with the other one;
+        # two restricted day fields match a day if EITHER matches.
+        self._day_and = dom_star or dow_star
+        self._all_days = dom_star and dow_star
+        self._min_next = _next_table(self._minutes, 59)
+        self._hour_next = _next_table(self._hours, 23)
+        self._month_next = _next_table(self._months, 12)
+        self._days_cache = {}
+        self._month_days = {}
+        if not dom_star and dow_star and not self._dom[1] and not any(
+                d <= (29 if m == 2 else _MONTH_DAYS[m]) for m in self._months for d in self._dom[0]):
+            # The only way to never fire: every listed day is past the end of
+            # every listed month.  Any weekday rule finds a date in some year.
+            raise CronSyntaxError(
+                "cron expression never fires: no listed day-of-month exists in the "
+                "listed months", expr,
+                "check the day-of-month against the month lengths (February has at most 29 days)")
+
+    def __repr__(self):
+        return f"CronExpr({self.expr!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, CronExpr) and other.expr == self.expr
+
+    def __hash__(self):
+        return hash(self.expr)
+
+    def matches(self, dt, tz=None):
+        """Return True if the wall-clock minute of *dt* matches every field.
+
+        *dt* and *tz* are read as in ``next_after``; seconds are ignored.
+        """
+        wall = self._wall(dt, tz)
+        return (wall.month in self._months and wall.hour in self._hours
+                and wall.minute in self._minutes
+                and wall.day in self._days(wall.year, wall.month))
+
+    def next_after(self, dt, tz=None):
+        """Return the first fire strictly after *dt*, as an aware datetime.
+
+        *tz* is a zone name, a tzinfo or None; a ``CRON_TZ`` prefix wins over
+        it.  An aware *dt* is an instant, evaluated on the wall clock of *tz*
+        (of its own zone when *tz* is None); a naive *dt* is a wall time in
+        *tz* (UTC when *tz* is None).  The result is in that zone, seconds 0.
+        Daylight saving follows cronie: fixed-time slots skipped by a spring
+        gap fire once at the end of the gap, fixed-time slots in a repeated
+        hour fire once, wildcard jobs fire on both passes.
+        """
+        zone = self._zone or (_zone(tz) if tz is not None else (dt.tzinfo or _UTC))
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=zone)
+        if zone is _UTC or isinstance(zone, timezone):
+            # Fixed offsets have no DST: the wall-clock search is the answer.
+            local = dt if dt.tzinfo is zone else dt.astimezone(zone)
+            found = self._next_wall(local.year, local.month, local.day,
+                                    local.hour, local.minute + 1)
+            if found is None:
+                raise self._exhausted(dt)
+            return datetime(*found, tzinfo=zone)
+        local = dt.astimezone(zone)
+        found = self._next_wall(local.year, local.month, local.day,
+                                local.hour, local.minute + 1)
+        if found is not None:
+            cand = datetime(*found, tzinfo=zone)
+            offset = cand.utcoffset()
+            if offset == local.utcoffset() and offset == cand.replace(fold=1).utcoffset():
+                return cand
+        return self._next_across_dst(dt, local, zone)
+
+    # -- helpers --------------------------------------------------------------
+
+    def _wall(self, dt, tz):
+        zone = self._zone or (_zone(tz) if tz is not None else None)
+        if dt.tzinfo is not None and zone is not None:
+            return dt.astimezone(zone)
+        return dt
+
+    def _exhausted(self, dt):
+        return CronSyntaxError(
+            f"cron expression has no fire after {dt.isoformat()} before the year 9999",
+            self.expr, "choose a schedule that fires within the calendar")
+
+    def _days(self, year, month):
+        """Return the sorted days of *year*-*month* that match both day fields."""
+        key = year * 16 + month
+        days = self._month_days.get(key)
+        if days is not None:
+            return days
+        if month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):
+            ndays = 29
+        else:
+            ndays = _MONTH_DAYS[month]
+        first = (date(year, month, 1).weekday() + 1) % 7  # cron numbering: Sunday = 0
+        # A month's matching days depend only on its length and first weekday.
+        shape = ndays * 7 + first
+        days = self._days_cache.get(shape)
+        if days is None:
+            days = self._days_cache[shape] = self._compute_days(ndays, first)
+        if len(self._month_days) >= 4096:
+            self._month_days.clear()
+        self._month_days[key] = days
+        return days
+
+    def _compute_days(self, ndays, first):
+        """Days of a month of *ndays* days whose 1st is weekday *first*."""
+        if self._all_days:
+            return tuple(range(1, ndays + 1))
+        dom = _cron_dom_days(self._dom, ndays, first)
+        dow = _cron_dow_days(self._dow, ndays, first)
+        if self._day_and:
+            return tuple(sorted(dom & dow))
+        return tuple(sorted(dom | dow))
+
+    def _next_wall(self, y, mo, d, h, mi):
+        """Return the first matching wall time at or after the given fields.
+
+        Fields may overflow by one (minute 60, hour 24, a day past the month's
+        end); they are carried.  Jumps by field, never minute by minute.
+        Returns a (year, month, day, hour, minute) tuple or None when nothing
+        matches before the search horizon.
+        """
+        min_next, hour_next, month_next = self._min_next, self._hour_next, self._month_next
+        limit = y + _CALENDAR_CYCLE
+        while True:
+            m = month_next[mo]
+            if m < 0:
+                y, mo, d, h, mi = y + 1, 1, 1, 0, 0
+                if y > limit or y > 9999:
+                    return None
+                continue
+            if m != mo:
+                mo, d, h, mi = m, 1, 0, 0
+            days = self._days(y, mo)
+            i = bisect_left(days, d)
+            if i == len(days):
+                if mo == 12:
+                    y, mo, d, h, mi = y + 1, 1, 1, 0, 0
+                    if y > limit or y > 9999:
+                        return None
+                else:
+                    mo, d, h, mi = mo + 1, 1, 0, 0
+                continue
+            if days[i] != d:
+                d, h, mi = days[i], 0, 0
+            hh = hour_next[h]
+            if hh < 0:
+                d, h, mi = d + 1, 0, 0
+                continue
+            if hh != h:
+                h, mi = hh, 0
+            mm = min_next[mi]
+            if mm < 0:
+                h, mi = h + 1, 0
+                continue
+            return y, mo, d, h, mm
+
+    def _next_across_dst(self, dt, local, zone):
+        """Search near a UTC-offset change, where wall order is not time order.
+
+        Every matching wall time from a few hours before *dt* is mapped to the
+        instants it fires at (none, one, or two on a repeated hour); the
+        earliest instant after *dt* wins.  The scan stops once no later wall
+        time can map to an earlier instant.
+        """
+        t0 = dt.astimezone(_UTC).replace(tzinfo=None)
+        slack = local.utcoffset() + _MAX_DST_SHIFT
+        start = local.replace(tzinfo=None) - _MAX_DST_SHIFT
+        found = self._next_wall(start.year, start.month, start.day, start.hour, start.minute)
+        best = None
+        while found is not None:
+            wall = datetime(*found)
+            if best is not None and wall - slack > best:
+                break
+            for instant in self._instants(wall, zone):
+                if instant > t0 and (best is None or instant < best):
+                    best = instant
+            found = self._next_wall(found[0], found[1], found[2], found[3], found[4] + 1)
+        if best is None:
+            raise self._exhausted(dt)
+        return best.replace(tzinfo=_UTC).astimezone(zone)
+
+    def _instants(self, wall, zone):
+        """Return the naive-UTC instants at which wall time *wall* fires."""
+        first = zone.utcoffset(wall.replace(fold=0))
+        second = zone.utcoffset(wall.replace(fold=1))
+        if first == second:
+            return (wall - first,)
+        if first > second:  # a repeated hour: fold 0 is the first pass
+            return (wall - first, wall - second) if self.wildcard else (wall - first,)
+        if self.wildcard:  # skipped by a spring gap
+            return ()
+        return (_gap_end(wall - second, wall - first, zone, second),)
+
+
+def _gap_end(lo, hi, zone, after):
+    """Return the naive-UTC instant in (lo, hi] where *zone*'s offset becomes *after*."""
+    while hi - lo > timedelta(seconds=1):
+        mid = lo + (hi - lo) // 2
+        if mid.replace(tzinfo=_UTC).astimezone(zone).utcoffset() == after:
+            hi = mid
+        else:
+            lo = mid
+    return hi.replace(microsecond=0)
+
+
+def _next_table(values, high):
+    """Map each value 0..high+1 to the smallest allowed value >= it, or -1."""
+    if len(values) == high + 1 - (high == 12 or high == 31):
+        return _FULL_TABLES[high]
+    table = []
+    for v in sorted(values):
+        table.extend([v] * (v + 1 - len(table)))
+    table.extend([-1] * (high + 2 - len(table)))
+    return table
+
+
+_FULL_SETS = tuple(frozenset(range(low, high + 1)) for _, low, high in _FIELDS)
+_ALL_WEEKDAYS = frozenset(range(7))
+# Tables of the fields when every value is allowed, shared by all expressions.
+_FULL_TABLES = {high: [max(v, low) for v in range(high + 1)] + [-1]
+                for _, low, high in _FIELDS[:4]}
+
+
+def _cron_error(index, token, expr, problem):
+    name, low, high = _FIELDS[index]
+    if index == 4:
+        rng = "0-7 or sun-sat"
+    elif index == 3:
+        rng = "1-12 or jan-dec"
+    else:
+        rng = f"{low}-{high}"
+    return CronSyntaxError(f"{name} field {problem}", expr,
+                           f"the {name} field takes {rng}, lists, ranges and */steps")
+
+
+def _cron_number(text, index, token, expr):
+    """Parse one value of field *index* (a number or, where allowed, a name)."""
+    name, low, high = _FIELDS[index]
+    if text.isdigit() and text.isascii():
+        value = int(text)
+    else:
+        names = _MONTH_NAMES if index == 3 else _DOW_NAMES if index == 4 else None
+        value = names.get(text.lower()) if names else None
+        if value is None:
+            raise _cron_error(index, token, expr, f"has an invalid value {text!r}")
+    if not low <= value <= high:
+        raise _cron_error(index, token, expr, f"value {value} is out of range {low}-{high}")
+    return value
+
+
+def _cron_range(part, index, expr):
+    """Expand one list item (``*``, ``a``, ``a-b``, with optional ``/step``)."""
+    name, low, high = _FIELDS[index]
+    body, slash, step_text = part.partition("/")
+    if slash:
+        if not (step_text.isdigit() and step_text.isascii()):
+            raise _cron_error(index, part, expr, f"has an invalid step {step_text!r}")
+        step = int(step_text)
+        if step == 0:
+            raise _cron_error(index, part, expr, f"has a zero step in {part!r}")
+        if step > high - low + 1:
+            raise _cron_error(index, part, expr,
+                              f"step {step} is larger than the range {low}-{high}")
+    else:
+        step = 1
+    if body in ("*", "?") and (body == "*" or index in (2, 4)):
+        first, last = low, high
+    elif "-" in body:
+        a, _, b = body.partition("-")
+        first = _cron_number(a, index, part, expr)
+        last = _cron_number(b, index, part, expr)
+        if first > last:
+            raise _cron_error(index, part, expr, f"range {part!r} is reversed")
+    else:
+        first = _cron_number(body, index, part, expr)
+        last = high if slash else first
+    if index == 4 and body in ("*", "?"):
+        last = 6  # 7 is only another name for Sunday
+    return set(range(first, last + 1, step))
+
+
+def _cron_field(text, index, expr):
+    """Parse a minute, hour or month field into a set of values."""
+    if text == "*":
+        return _FULL_SETS[index]
+    values = set()
+    for part in text.split(","):
+        if not part:
+            raise _cron_error(index, text, expr, "has an empty list item")
+        values |= _cron_range(part, index, expr)
+    return values
+
+
+def _cron_day_items(text, index, expr):
+    """Parse a day field into (plain day set, special items).
+
+    Special items are ('L',), ('LW',), ('W', n) for day-of-month and
+    ('L', weekday), ('#', weekday, nth) for day-of-week.
+    """
+    if text in ("*", "?"):
+        return _FULL_SETS[index] if index == 2 else _ALL_WEEKDAYS, ()
+    plain, special = set(), []
+    for part in text.split(","):
+        if not part:
+            raise _cron_error(index, text, expr, "has an empty list item")
+        upper = part.upper()
+        if index == 2 and upper in ("L", "LW"):
+            special.append((upper,))
+        elif index == 2 and upper.endswith("W") and "/" not in upper and "-" not in upper:
+            special.append(("W", _cron_number(part[:-1], 2, part, expr)))
+        elif index == 4 and upper.endswith("L") and len(upper) > 1 and "/" not in upper \
+                and "-" not in upper:
+            special.append(("L", _cron_number(part[:-1], 4, part, expr) % 7))
+        elif index == 4 and "#" in part:
+            wd, _, nth = part.partition("#")
+            n = int(nth) if nth.isdigit() and nth.isascii() else 0
+            if not 1 <= n <= 5:
+                raise _cron_error(index, part, expr, f"needs a week number 1-5 after '#' in {part!r}")
+            special.append(("#", _cron_number(wd, 4, part, expr) % 7, n))
+        else:
+            values = _cron_range(part, index, expr)
+            if index == 4:
+                values = {v % 7 for v in values}
+            plain |= values
+    return plain, tuple(special)
+
+
+def _cron_dom_days(items, ndays, first):
+    plain, special = items
+    days = {d for d in plain if d <= ndays}
+    for item in special:
+        if item[0] == "L":
+            days.add(ndays)
+        elif item[0] == "LW":
+            days.add(_nearest_weekday(ndays, ndays, first))
+        elif item[1] <= ndays:
+            days.add(_nearest_weekday(item[1], ndays, first))
+    return days
+
+
+def _nearest_weekday(day, ndays, first):
+    """Return the Monday-Friday day nearest *day*, staying inside the month."""
+    wd = (first + day - 1) % 7
+    if wd == 6:  # Saturday: Friday before, or Monday after when that is the 1st
+        return day - 1 if day > 1 else day + 2
+    if wd == 0:  # Sunday: Monday after, or Friday before at the month's end
+        return day + 1 if day < ndays else day - 2
+    return day
+
+
+def _cron_dow_days(items, ndays, first):
+    plain, special = items
+    days = {d for d in range(1, ndays + 1) if (first + d - 1) % 7 in plain}
+    for item in special:
+        offset = (item[1] - first) % 7  # days from the 1st to the first such weekday
+        if item[0] == "L":
+            days.add(offset + 1 + 7 * ((ndays - offset - 1) // 7))
+        else:
+            day = offset + 1 + 7 * (item[2] - 1)
+            if day <= ndays:
+                days.add(day)
+    return days
+
+
+# =============================================================================
+# 6. Schedules
+#    Text -> the schedule dicts stored in jobs.json, and the fire times of one.
+# =============================================================================
+
+_DURATION_UNITS = {
+    "m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1,
+    "h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60,
+    "d": 1440, "day": 1440, "days": 1440,
+}
+_PHRASE_DAYS = {"day": "*", "daily": "*", "everyday": "*", "weekday": "1-5", "weekdays": "1-5",
+                "weekend": "0,6", "weekends": "0,6"}
+_WEEKDAY_WORDS = {
+    "sunday": 0, "sun": 0, "monday": 1, "mon": 1, "tuesday": 2, "tue": 2, "tues": 2,
+    "wednesday": 3, "wed": 3, "weds": 3, "thursday": 4, "thu": 4, "thur": 4, "thurs": 4,
+    "friday": 5, "fri": 5, "saturday": 6, "sat": 6,
+}
+_SCHEDULE_FORMS = (
+    "use a cron expression ('0 9 * * 1-5', '@daily', 'CRON_TZ=Europe/Berlin 0 9 * * *'), "
+    "'every 30m' or '2h' (recurring), 'weekdays at 9:30' or 'every monday 9am', "
+    "'in 45m' (once) or an ISO time ('2026-03-01T09:00')")
+
+
+def _parse_duration(text):
+    """Return the minutes of a duration like ``30m``, ``2 hours`` or ``day``, else None."""
+    text = text.strip().lower()
+    i = 0
+    while i < len(text) and text[i].isdigit() and text[i].isascii():
+        i += 1
+    unit = _DURATION_UNITS.get(text[i:].strip())
+    if unit is None:
+        return None
+    return (int(text[:i]) if i else 1) * unit
+
+
+def _parse_clock(tokens):
+    """Parse ``9``, ``9:30``, ``9am``, ``9:30 pm``, ``noon``, ``midnight`` -> (h, m)."""
+    text = "".join(tokens)
+    if text in ("noon", "midday"):
+        return 12, 0
+    if text == "midnight":
+        return 0, 0
+    suffix = text[-2:] if text[-2:] in ("am", "pm") else ""
+    body = text[: len(text) - len(suffix)]
+    hours, _, minutes = body.partition(":")
+    if not (hours.isdigit() and hours.isascii() and len(hours) <= 2):
+        return None
+    if minutes and not (minutes.isdigit() and minutes.isascii() and len(minutes) == 2):
+        return None
+    h, m = int(hours), int(minutes or 0)
+    if m > 59:
+        return None
+    if suffix:
+        if not 1 <= h <= 12:
+            return None
+        h = h % 12 + (12 if suffix == "pm" else 0)
+    elif h > 23:
+        return None
+    return h, m
+
+
+def _parse_phrase(text):
+    """Turn ``weekdays at 9:30`` style phrases into a cron expression, else None."""
+    tokens = text.lower().replace(",", " ").split()
+    if tokens and tokens[0] == "every":
+        tokens = tokens[1:]
+    if not tokens:
+        return None
+    if tokens[0] in _PHRASE_DAYS:
+        dow, rest = _PHRASE_DAYS[tokens[0]], tokens[1:]
+    else:
+        days, i = [], 0
+        while i < len(tokens):
+            word = tokens[i]
+            if word == "and":
+                i += 1
+                continue
+            day = _WEEKDAY_WORDS.get(word, _WEEKDAY_WORDS.get(word[:-1]) if word.endswith("s")
+                                     else None)
+            if day is None:
+                break
+            if day not in days:
+                days.append(day)
+            i += 1
+        if not days:
+            return None
+        dow, rest = ",".join(str(d) for d in sorted(days)), tokens[i:]
+    if rest and rest[0] == "at":
+        rest = rest[1:]
+    clock = _parse_clock(rest) if rest else None
+    if clock is None:
+        return None
+    return f"{clock[1]} {clock[0]} * * {dow}"
+
+
+def _looks_like_cron(text):
+    if text.startswith("@") or text[:8].upper() == "CRON_TZ=":
+        return True
+    tokens = text.split()
+    return (4 <= len(tokens) <= 7 and any(c.isdigit() or c in "*?" for c in text)
+            and all(set(t.lower()) <= _CRON_CHARS for t in tokens))
+
+
+_CRON_CHARS = frozenset("0123456789*/,-?#abcdefghijklmnopqrstuvwxyz")
+
+
+def _wall_to_aware(naive, zone):
+    """Attach *zone* to a naive wall time; a time in a spring gap moves past it."""
+    return naive.replace(tzinfo=zone).astimezone(_UTC).astimezone(zone)
+
+
+def parse_schedule(text, *, now=None, tz=None):
+    """Parse a schedule as written by a user into an upstream schedule dict.
+
+    Forms, tried in order: natural phrases (``every monday 9am``,
+    ``weekdays at 9:30``, ``every day at noon``) -> cron; ``every 30m`` or a
+    bare ``30m``/``2h``/``1d`` -> recurring interval; a cron expression,
+    optionally prefixed ``CRON_TZ=Zone``; an ISO 8601 time -> one-shot (a
+    naive time is in *tz*); ``in 45m`` -> one-shot at *now* plus the duration.
+    *now* is an aware datetime (default: the system clock) and *tz* a zone
+    name or tzinfo for one-shots (default UTC).  Returns
+    ``{"kind": "cron", "expr", "display"}``, ``{"kind": "interval",
+    "minutes", "display"}`` or ``{"kind": "once", "run_at", "display"}``.
+    Raises ``CronSyntaxError`` naming the accepted forms.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise CronSyntaxError("schedule is empty", text if isinstance(text, str) else None,
+                              _SCHEDULE_FORMS)
+    text = " ".join(text.split())
+    lower = text.lower()
+    expr = _parse_phrase(text)
+    if expr is not None:
+        return {"kind": "cron", "expr": expr, "display": text}
+    minutes = _parse_duration(lower[6:] if lower.startswith("every ") else lower)
+    if minutes is not None:
+        if minutes < 1:
+            raise CronSyntaxError("schedule interval must be at least 1 minute", text,
+                                  "use a duration like 'every 5m'")
+        return {"kind": "interval", "minutes": minutes, "display": f"every {minutes}m"}
+    if _looks_like_cron(text):
+        CronExpr(text)
+        return {"kind": "cron", "expr": text, "display": text}
+    zone = _zone(tz) if tz is not None else _UTC
+    if text[:4].isdigit() and text[4:5] == "-":
+        when = parse_iso(text)
+        when = _wall_to_aware(when, zone) if when.tzinfo is None else when.astimezone(zone)
+        return {"kind": "once", "run_at": _iso(when),
+                "display": f"once at {when.strftime('%Y-%m-%d %H:%M')}"}
+    if lower.startswith("in "):
+        minutes = _parse_duration(lower[3:])
+        if minutes is not None:
+            if minutes < 1:
+                raise CronSyntaxError("one-shot delay must be at least 1 minute", text,
+                                      "use a duration like 'in 5m'")
+            base = now if now is not None else _system_clock()
+            when = (base.astimezone(_UTC) + timedelta(minutes=minutes)).astimezone(zone)
+            return {"kind": "once", "run_at": _iso(when), "display": f"once in {text[3:]}"}
+    raise CronSyntaxError("unrecognised schedule", text, _SCHEDULE_FORMS)
+
+
+def _schedule_fires(schedule, zone, after, count):
+    """Return up to *count* fire instants of a stored schedule after *after*."""
+    kind = schedule.get("kind")
+    if kind == "cron":
+        cron, fires, t = CronExpr(schedule["expr"]), [], after
+        for _ in range(count):
+            t = cron.next_after(t, tz=zone)
+            fires.append(t)
+        return fires
+    if kind == "interval":
+        step = timedelta(minutes=schedule["minutes"])
+        return [(after.astimezone(_UTC) + step * k).astimezone(zone) for k in range(1, count + 1)]
+    run_at = parse_iso(schedule["run_at"])
+    if run_at.tzinfo is None:
+        run_at = _wall_to_aware(run_at, zone)
+    return [run_at.astimezone(zone)] if run_at > after else []
+
+
+# =============================================================================
+# 7. Configuration
+#    config.json and HERMES_CRON_* variables, validated into one dict.
+# =============================================================================
+
+_TYPE_NAMES = {str: "a string", bool: "true or false", int: "a whole number",
+               dict: "a JSON object", list: "a JSON list"}
+
+
+def _load_config(home, environ):
+    """Return (settings, warnings) from ``<home>/config.json`` and the environment.
+
+    Environment variables ``HERMES_CRON_<KEY>`` win over the file.  Raises
+    ``InvalidInputError`` naming the key for a wrong type or value, and
+    ``StoreCorruptError`` for a file that is not a JSON object.
+    """
+    import json
+
+    path = os.path.join(home, _CONFIG_FILE)
+    raw = {}
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        data = None
+    except OSError as exc:
+        raise StoreCorruptError(f"cannot read config.json ({exc.strerror})", path,
+                                "fix the file's permissions") from None
+    if data is not None:
+        try:
+            raw = json.loads(data.decode("utf-8-sig"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise InvalidInputError(f"config.json is not valid JSON ({exc})", path,
+                                    "fix the file; see the README's configuration section") from None
+        if not isinstance(raw, dict):
+            raise InvalidInputError("config.json must hold a JSON object", path,
+                                    'write settings as {"key": value}')
+    warnings = [f"config.json: unknown key {key!r} is ignored" for key in raw
+                if key not in _CONFIG_KEYS]
+    settings = {}
+    for key, (kind, default) in _CONFIG_KEYS.items():
+        value = raw.get(key, default)
+        env = environ.get(_ENV_PREFIX + key.upper())
+        source = f"config.json key {key!r}"
+        if env is not None and kind in (str, bool, int):
+            value, source = _config_from_env(key, kind, env), _ENV_PREFIX + key.upper()
+        if value is not None:
+            _check_config_value(key, kind, value, source)
+        settings[key] = value
+    if settings["timezone"] is not None:
+        _zone(settings["timezone"], "config.json key 'timezone'")
+    return settings, warnings
+
+
+def _config_from_env(key, kind, text):
+    if kind is str:
+        return text
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+    elif text.strip().isdigit():
+        return int(text)
+    raise InvalidInputError(f"environment variable {_ENV_PREFIX + key.upper()} must be "
+                            f"{_TYPE_NAMES[kind]}", text, "fix or unset the variable")
+
+
+def _check_config_value(key, kind, value, source):
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if ok and kind is int:
+        ok = value >= (1 if key == "max_parallel" or key.endswith("_seconds") else 0)
+        if not ok:
+            raise InvalidInputError(f"{source} must be a positive whole number", value,
+                                    "use a number like 4")
+    if not ok:
+        raise InvalidInputError(f"{source} must be {_TYPE_NAMES[kind]}", value,
+                                f"set it to {_TYPE_NAMES[kind]} or remove it")
+    if key == "providers":
+        for name, entry in value.items():
+            if not isinstance(entry, dict) or not isinstance(entry.get("base_url", ""), str):
+                raise InvalidInputError(f"{source}: provider {name!r} must be an object with a "
+                                        "string base_url", entry,
+                                        'write {"base_url": "https://...", "api_key_env": "VAR"}')
+
+
+# =============================================================================
+# 8. Jobs
+#    Validation and construction of job records; no I/O beyond stat checks.
+# =============================================================================
+
+
+def _job_zone(job, settings, environ):
+    """Return the zone a job's schedule runs in: job tz > config > environment > system."""
+    name = job.get("tz") if isinstance(job, dict) else None
+    if name:
+        return _zone(name)
+    if settings.get("timezone"):
+        return _zone(settings["timezone"])
+    if environ.get("HERMES_TIMEZONE"):
+        return _zone(environ["HERMES_TIMEZONE"], "HERMES_TIMEZONE")
+    return _system_zone(environ)
+
+
+def _next_run(schedule, zone, now, completed=False):
+    """Return the ISO ``next_run_at`` of a schedule seen at *now*, or None."""
+    if schedule["kind"] == "once":
+        if completed:
+            return None
+        run_at = _schedule_fires(schedule, zone, now - timedelta(seconds=_ONESHOT_GRACE), 1)
+        return _iso(run_at[0]) if run_at else None
+    return _iso(_schedule_fires(schedule, zone, now, 1)[0])
+
+
+def _normalize_repeat(value):
+    """Map a repeat value to a count or None (forever), as upstream does."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value > 0 else None
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("", "forever", "infinite", "inf", "none"):
+            return None
+        if text in ("once", "one", "1x"):
+            return 1
+        if text.lstrip("-").isdigit() and text.isascii():
+            return int(text) if int(text) > 0 else None
+    raise InvalidInputError("repeat must be a count", value,
+                            "use a whole number like 3, 'once' or 'forever'")
+
+
+def _split_targets(text):
+    """Split a ``deliver`` value on commas that start a known target."""
+    parts, current = [], ""
+    for piece in text.split(","):
+        head = piece.strip().lower()
+        if current and not (head in _DELIVER_WORDS or head.startswith(_DELIVER_PREFIXES)):
+            current += "," + piece
+        else:
+            if current:
+                parts.append(current.strip())
+            current = piece
+    parts.append(current.strip())
+    return parts
+
+
+def _check_deliver(text):
+    """Validate a ``deliver`` value and return it normalized (``local`` if empty)."""
+    if text is None or not str(text).strip():
+        return "local"
+    if not isinstance(text, str):
+        raise InvalidInputError("deliver must be text", text, "use e.g. 'local' or 'file:/abs/path'")
+    for target in _split_targets(text):
+        low = target.lower()
+        kind, _, rest = target.partition(":")
+        kind = kind.lower()
+        if low in _DELIVER_WORDS:
+            continue
+        if kind == "file" and rest.startswith("/"):
+            continue
+        if kind == "command" and rest.strip():
+            continue
+        if kind == "email" and "@" in rest and " " not in rest.strip():
+            continue
+        if kind == "webhook":
+            _check_webhook(target, rest)
+            continue
+        raise InvalidInputError(
+            "deliver: unknown or incomplete target", target,
+            "use local, stdout, file:/absolute/path, webhook:https://host/path, "
+            "command:SHELL or email:user@example.com (comma-separated)")
+    return text.strip()
+
+
+def _check_webhook(target, url):
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        parts, host = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise InvalidInputError("deliver: webhook needs an http(s) URL", target,
+                                "use webhook:https://host/path")
+    if parts.username or parts.password:
+        raise InvalidInputError(
+            "deliver: webhook URL must not carry credentials", _redact_url(url),
+            "drop user:password from the URL; sign requests with config webhook_secret_env")
+
+
+def _redact_url(url):
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    return f"{scheme}{sep}***@{host}" if at else url
+
+
+def _check_base_url(job, settings):
+    """Apply the credential guard: a provider's key only goes to its own host.
+
+    Raises ``InvalidInputError`` for a ``base_url`` without a ``provider``,
+    or one whose host is not the named provider's (unless it is ``custom``).
+    """
+    from urllib.parse import urlsplit
+
+    base_url, provider = job.get("base_url"), job.get("provider")
+    if not base_url:
+        return
+    if not provider:
+        raise InvalidInputError(
+            "base_url needs a provider", base_url,
+            "add --provider NAME (a provider from config.json, or 'custom' for a key of its own)")
+    try:
+        host = urlsplit(base_url).hostname
+    except ValueError:
+        host = None
+    if not host or urlsplit(base_url).scheme not in ("http", "https"):
+        raise InvalidInputError("base_url must be an http(s) URL", base_url,
+                                "use e.g. https://api.example.com/v1")
+    if provider == "custom":
+        return
+    entry = (settings.get("providers") or {}).get(provider)
+    expected = None
+    if isinstance(entry, dict) and entry.get("base_url"):
+        expected = urlsplit(entry["base_url"]).hostname
+    elif entry is None:
+        expected = _PROVIDER_HOSTS.get(provider)
+    if expected is None or host.lower() != expected.lower():
+        raise InvalidInputError(
+            f"base_url host {host!r} is not provider {provider!r}'s host "
+            f"({expected or 'unknown'}); its API key may not be sent there", base_url,
+            "drop --base-url, or use --provider custom with a key of the job's own")
+
+
+def _check_job(job, settings, scripts_dir, now, zone):
+    """Validate a job record as create and edit see it; raise InvalidInputError."""
+    prompt = job.get("prompt") or ""
+    if not isinstance(prompt, str):
+        raise InvalidInputError("prompt must be text", prompt, "pass the prompt as a string")
+    if not prompt.strip() and not job.get("script") and not job.get("skills"):
+        raise InvalidInputError("job has nothing to run: the prompt is blank and no script or "
+                                "skill is set", prompt, "give a prompt, --script or --skill")
+    if job.get("no_agent") and not job.get("script"):
+        raise InvalidInputError("no_agent needs a script", job.get("script"),
+                                "add --script NAME (a file in the scripts dir) or drop --no-agent")
+    if job.get("script"):
+        _check_script(job["script"], scripts_dir)
+    workdir = job.get("workdir")
+    if workdir is not None and not (isinstance(workdir, str) and os.path.isabs(workdir)
+                                    and os.path.isdir(workdir)):
+        raise InvalidInputError("workdir must be an existing absolute directory", workdir,
+                                "create it or pass an absolute path")
+    _check_base_url(job, settings)
+    schedule = job["schedule"]
+    if schedule["kind"] == "once" and not job.get("repeat", {}).get("completed"):
+        run_at = parse_iso(schedule["run_at"])
+        if run_at.tzinfo is None:
+            run_at = _wall_to_aware(run_at, zone)
+        if run_at < now - timedelta(seconds=_ONESHOT_GRACE):
+            raise InvalidInputError(
+                f"one-shot time is more than {_ONESHOT_GRACE} s in the past",
+                schedule["run_at"], "give a future time, or 'in 5m'")
+
+
+def _check_script(script, scripts_dir):
+    """Check that *script* resolves to a file inside *scripts_dir* (no escape)."""
+    if not isinstance(script, str) or not script.strip() or "\0" in script:
+        raise InvalidInputError("script must be a file name", script,
+                                f"put the script in {scripts_dir} and pass its name")
+    root = os.path.realpath(scripts_dir)
+    path = os.path.realpath(os.path.join(root, os.path.expanduser(script)))
+    if os.path.commonpath([root, path]) != root:
+        raise InvalidInputError(f"script resolves outside the scripts dir {root}", script,
+                                f"move the script into {root} and pass its name")
+    if not os.path.isfile(path):
+        raise InvalidInputError(f"script not found in the scripts dir {root}", script,
+                                f"create {os.path.join(root, script)} or fix the name")
+
+
+def _check_skills(skills):
+    names = []
+    for skill in skills or ():
+        name = skill.strip() if isinstance(skill, str) else ""
+        if not name or "/" in name or name.startswith(".") or "\0" in name:
+            raise InvalidInputError("skill must be a plain skill name", skill,
+                                    "use the folder name of the skill, e.g. 'daily-digest'")
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _job_label(job):
+    name = job.get("name")
+    return f"{job.get('id')} ({name})" if name else str(job.get("id"))
+
+
+def _find_job(jobs, ref):
+    """Return the job whose id is *ref*, else the one whose name matches it.
+
+    Raises ``JobNotFoundError`` when none does, ``InvalidInputError`` when
+    several names match.
+    """
+    if not isinstance(ref, str) or not ref.strip():
+        raise InvalidInputError("job reference is empty", ref, "pass a job id or name")
+    records = [j for j in jobs if isinstance(j, dict)]
+    for job in records:
+        if job.get("id") == ref:
+            return job
+    folded = ref.strip().casefold()
+    named = [j for j in records if isinstance(j.get("name"), str)
+             and j["name"].strip().casefold() == folded]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        ids = ", ".join(str(j.get("id")) for j in named)
+        raise InvalidInputError(f"job name is ambiguous; it matches {len(named)} jobs ({ids})",
+                                ref, "use the job id instead")
+    raise JobNotFoundError("no job with that id or name", ref,
+                           "run 'python -m hermes_cron list --all' to see the jobs")
+
+
+def _job_is_runnable(job):
+    return job.get("enabled", True) is not False and job.get("state") not in (
+        "paused", "completed", "error") and not job.get("paused_at")
+
+
+def _job_state(job):
+    """Return the state a job is in, derived as upstream does."""
+    state = job.get("state")
+    if state in ("completed", "error"):
+        return state
+    if job.get("enabled", True) is False or state == "paused" or job.get("paused_at"):
+        return "paused"
+    return "scheduled"
+
+
+def _ordered(job):
+    """Return *job* with the known keys in upstream order, unknown keys after."""
+    out = {k: job[k] for k in _JOB_KEYS if k in job}
+    out.update((k, v) for k, v in job.items() if k not in out)
+    return out
+
+
+# =============================================================================
+# 9. Job store
+#    jobs.json: tolerant reads that never write, and every change made under
+#    .jobs.lock with an atomic replace.
+# =============================================================================
+
+
+class _JobStore:
+    """The ``jobs.json`` file of one home."""
+
+    def __init__(self, home, lock_timeout):
+        self.home = home
+        self.path = os.path.join(home, _JOBS_FILE)
+        self.lock_timeout = lock_timeout
+
+    def load(self):
+        """Return ``(document, jobs)``; a missing file is an empty store.
+
+        Accepts the canonical ``{"jobs": [...]}``, a bare list and an id-keyed
+        map (repaired in memory only).  A UTF-8 BOM is allowed.  Raises
+        ``StoreCorruptError`` for anything else, and leaves the file alone.
+        """
+        import json
+
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return {}, []
+        except OSError as exc:
+            raise StoreCorruptError(f"cannot read jobs.json ({exc.strerror})", self.path,
+                                    "fix the file's permissions") from None
+        try:
+            text = data.decode("utf-8-sig")
+            try:
+                doc = json.loads(text)
+            except ValueError:
+                doc = json.loads(text, strict=False)  # raw control characters in strings
+        except UnicodeDecodeError as exc:
+            raise self._corrupt(f"not UTF-8 text at byte {exc.start}") from None
+        except ValueError as exc:
+            raise self._corrupt(f"not valid JSON: {exc.msg} at line {exc.lineno} "
+                                f"column {exc.colno}") from None
+        if isinstance(doc, list):
+            doc = {"jobs": doc}
+        if not isinstance(doc, dict):
+            raise self._corrupt(f"expected an object with a 'jobs' list, got {type(doc).__name__}")
+        jobs = doc.get("jobs", [])
+        if "jobs" not in doc and doc and all(isinstance(v, dict) for v in doc.values()):
+            jobs, doc = doc, {}  # a bare id-keyed map
+        if isinstance(jobs, dict):
+            jobs = [dict(v, id=v.get("id", k)) if isinstance(v, dict) else v
+                    for k, v in jobs.items()]
+        if not isinstance(jobs, list):
+            raise self._corrupt(f"'jobs' must be a list, got {type(jobs).__name__}")
+        return doc, jobs
+
+    def _corrupt(self, why):
+        return StoreCorruptError(
+            f"jobs.json is corrupt ({why})", self.path,
+            "repair it by hand or restore a backup; hermes_cron never overwrites it")
+
+    def mutate(self, change, now):
+        """Run ``change(jobs)`` under the lock and save the list it leaves.
+
+        *change* edits the list in place and returns a result, which this
+        returns.  If it raises, nothing is written.
+        """
+        import json
+
+        _make_home(self.home)
+        with _FileLock(os.path.join(self.home, _JOBS_LOCK), self.lock_timeout):
+            self._sweep_temps()
+            doc, jobs = self.load()
+            result = change(jobs)
+            doc = dict(doc)
+            doc["jobs"] = jobs
+            doc["updated_at"] = _iso(now)
+            data = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            _atomic_write(self.path, data.encode("utf-8"))
+        return result
+
+    def _sweep_temps(self):
+        # Writers only create temp files while holding the lock we now hold,
+        # so any that exist were left by a process that died mid-save.
+        for name in os.listdir(self.home):
+            if name.startswith(_TEMP_PREFIX) and name.endswith(_TEMP_SUFFIX):
+                try:
+                    os.unlink(os.path.join(self.home, name))
+                except OSError:
+                    pass
+
+
+def _make_home(home):
+    """Create the home directory (mode 0700) if it does not exist yet."""
+    if not os.path.isdir(home):
+        os.makedirs(home, mode=0o700, exist_ok=True)
+        os.chmod(home, 0o700)
+
+
+# =============================================================================
+# 10. Cron home
+#     The public facade: one object per home directory.
+# =============================================================================
+
+
+def _home_path(environ):
+    if environ.get(_ENV_PREFIX + "HOME"):
+        return environ[_ENV_PREFIX + "HOME"]
+    if environ.get("HERMES_HOME"):
+        return os.path.join(environ["HERMES_HOME"], "cron")
+    return os.path.join(os.path.expanduser("~"), ".hermes", "cron")
+
+
+class CronHome:
+    """The jobs of one cron home directory.
+
+    *path* defaults to ``$HERMES_CRON_HOME``, ``$HERMES_HOME/cron`` or
+    ``~/.hermes/cron``.  *clock* is a callable returning an aware datetime
+    (default: ``HERMES_CRON_NOW`` if set in *environ*, else the system clock).
+    *environ* defaults to ``os.environ``.  *lock_timeout* bounds the wait for
+    ``.jobs.lock`` in seconds.  Nothing is created until a method changes
+    something.
+    """
+
+    def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=_LOCK_TIMEOUT):
+        self.environ = os.environ if environ is None else environ
+        raw = os.fspath(path) if path is not None else _home_path(self.environ)
+        self.path = os.path.abspath(os.path.expanduser(raw))
+        self.clock = clock if clock is not None else _env_clock(self.environ)
+        self._store = _JobStore(self.path, lock_timeout)
+        self._settings = None
+        self.config_warnings = []
+
+    def __repr__(self):
+        return f"CronHome({self.path!r})"
+
+    @property
+    def settings(self):
+        """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
+        if self._settings is None:
+            self._settings, self.config_warnings = _load_config(self.path, self.environ)
+        return self._settings
+
+    def now(self):
+        """Return the clock's current instant as an aware UTC datetime."""
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the clock must return an aware datetime")
+        return now.astimezone(_UTC)
+
+    @property
+    def scripts_dir(self):
+        """The directory job scripts must live in."""
+        configured = self.settings.get("scripts_dir")
+        if configured:
+            return os.path.join(self.path, os.path.expanduser(configured))
+        return os.path.join(os.path.dirname(self.path), "scripts")
+
+    def zone(self, job=None):
+        """Return the zone of *job* (or the home's default zone)."""
+        return _job_zone(job or {}, self.settings, self.environ)
+
+    # -- reading --------------------------------------------------------------
+
+    def jobs(self, include_all=True):
+        """Return the job records (dicts); without *include_all*, not completed ones."""
+        jobs = [j for j in self._store.load()[1] if isinstance(j, dict)]
+        return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
+
+    def job(self, ref):
+        """Return the job with id or (case-insensitive, unique) name *ref*."""
+        return _find_job(self._store.load()[1], ref)
+
+    def next_fires(self, what, count=5, *, tz=None, after=None):
+        """Return the next *count* fire times of a job (id or name) or a schedule text.
+
+        *tz* overrides the zone, *after* (an aware datetime, or naive in the
+        zone) the starting instant (default: now).
+        """
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 1000:
+            raise InvalidInputError("count must be between 1 and 1000", count, "use e.g. -n 5")
+        job = None
+        try:
+            job = self.job(what)
+        except (JobNotFoundError, InvalidInputError):
+            if not isinstance(what, str) or not what.strip():
+                raise
+        if tz is not None:
+            zone = _zone(tz, "--tz")
+        else:
+            zone = self.zone(job)
+        start = self.now() if after is None else after
+        if start.tzinfo is None:
+            start = _wall_to_aware(start, zone)
+        if job:
+            schedule = job["schedule"]
+        else:
+            try:
+                schedule = parse_schedule(what, now=start, tz=zone)
+            except CronSyntaxError as exc:
+                if exc.what != "unrecognised schedule":
+                    raise
+                raise JobNotFoundError("neither a job id or name nor a schedule", what,
+                                       "run 'list --all' to see the jobs; for schedules, "
+                                       + _SCHEDULE_FORMS) from None
+        return _schedule_fires(_checked_schedule(schedule, job), zone, start, count)
+
+    # -- changing -------------------------------------------------------------
+
+    def add_job(self, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
+                skills=None, script=None, no_agent=False, context_from=None, model=None,
+                provider=None, base_url=None, workdir=None, paused=False, reason=None):
+        """Create a job and return its record.
+
+        *schedule* is any form ``parse_schedule`` accepts.  Raises
+        ``InvalidInputError`` (nothing is written) for any invalid field.
+        """
+        _check_not_in_job(self, "add")
+        now = self.now()
+        settings = self.settings
+        fields = {"prompt": prompt, "tz": tz, "script": script, "workdir": workdir,
+                  "base_url": base_url, "provider": provider, "model": model}
+        job = self._fields(fields)
+        zone = self.zone(job)
+        parsed = parse_schedule(schedule, now=now, tz=zone)
+        skills = _check_skills(skills)
+        times = _normalize_repeat(repeat)
+        if parsed["kind"] == "once" and times is None:
+            times = 1
+        job.update(
+            id=os.urandom(6).hex(), skills=skills, skill=skills[0] if skills else None,
+            no_agent=bool(no_agent), schedule=parsed, schedule_display=parsed["display"],
+            repeat={"times": times, "completed": 0}, enabled=not paused,
+            state="paused" if paused else "scheduled",
+            paused_at=_iso(now.astimezone(zone)) if paused else None,
+            paused_reason=(reason or _DEFAULT_PAUSE_REASON) if paused else None,
+            created_at=_iso(now.astimezone(zone)), last_run_at=None, last_status=None,
+            last_error=None, last_delivery_error=None, failure_streak=0,
+            deliver=_check_deliver(deliver))
+        if reason and not paused:
+            raise InvalidInputError("a pause reason needs --paused", reason,
+                                    "add --paused or drop --reason")
+        job["name"] = _job_name(name, job)
+        _check_job(job, settings, self.scripts_dir, now, zone)
+        job["next_run_at"] = None if paused else _next_run(parsed, zone, now)
+
+        def change(jobs):
+            job["context_from"] = _resolve_context(jobs, context_from, job["id"])
+            jobs.append(_ordered(job))
+            return jobs[-1]
+
+        return self._store.mutate(change, now)
+
+    def edit_job(self, ref, **changes):
+        """Change fields of a job and return the new record.
+
+        Accepts the keyword arguments of ``add_job`` (``schedule`` and
+        ``prompt`` included, not ``paused``/``reason``); ``None`` leaves a
+        field alone and ``""`` clears an optional one.
+        """
+        _check_not_in_job(self, "edit")
+        unknown = set(changes) - _EDITABLE
+        if unknown:
+            raise InvalidInputError("unknown job field", sorted(unknown)[0],
+                                    f"editable fields are {', '.join(sorted(_EDITABLE))}")
+        now = self.now()
+        settings, scripts_dir = self.settings, self.scripts_dir
+
+        def change(jobs):
+            job = _find_job(jobs, ref)
+            new = dict(job)
+            new.update(self._fields({k: v for k, v in changes.items() if k in _PLAIN_FIELDS
+                                     and v is not None}, clearing=True))
+            zone = self.zone(new)
+            if changes.get("skills") is not None:
+                new["skills"] = _check_skills(changes["skills"])
+                new["skill"] = new["skills"][0] if new["skills"] else None
+            if changes.get("no_agent") is not None:
+                new["no_agent"] = bool(changes["no_agent"])
+            if changes.get("deliver") is not None:
+                new["deliver"] = _check_deliver(changes["deliver"])
+            if changes.get("name") is not None:
+                new["name"] = _job_name(changes["name"], new)
+            if changes.get("context_from") is not None:
+                new["context_from"] = _resolve_context(jobs, changes["context_from"], new["id"])
+            old_kind = (job.get("schedule") or {}).get("kind")
+            if changes.get("schedule") is not None:
+                new["schedule"] = parse_schedule(changes["schedule"], now=now, tz=zone)
+                new["schedule_display"] = new["schedule"]["display"]
+            schedule = _checked_schedule(new.get("schedule"), new)
+            repeat = dict(new.get("repeat") or {"times": None, "completed": 0})
+            if changes.get("repeat") is not None:
+                repeat["times"] = _normalize_repeat(changes["repeat"])
+            elif schedule["kind"] != old_kind:
+                if schedule["kind"] == "once" and repeat.get("times") is None:
+                    repeat["times"] = 1
+                elif old_kind == "once" and repeat.get("times") == 1:
+                    repeat["times"] = None
+            if schedule["kind"] == "once" and repeat.get("times") is None:
+                repeat["times"] = 1
+            new["repeat"] = repeat
+            _check_job(new, settings, scripts_dir, now, zone)
+            if changes.get("schedule") is not None or changes.get("tz") is not None:
+                new.pop("pending_slot", None)
+                if _job_is_runnable(new):
+                    new["next_run_at"] = _next_run(schedule, zone, now)
+            job.clear()
+            job.update(new)
+            return dict(job)
+
+        return self._store.mutate(change, now)
+
+    def _fields(self, fields, clearing=False):
+        """Validate the plain text fields of a job; ``""`` clears them when *clearing*."""
+        out = {}
+        for key, value in fields.items():
+            if value is None or (clearing and value == "" and key != "prompt"):
+                out[key] = None
+                continue
+            if not isinstance(value, str):
+                raise InvalidInputError(f"{key} must be text", value, f"pass {key} as a string")
+            value = value.strip()
+            if key == "tz" and value:
+                _zone(value)
+            if key == "workdir" and value:
+                value = os.path.expanduser(value)
+            if key == "base_url":
+                value = value.rstrip("/")
+            out[key] = value if value or key == "prompt" else None
+        return out
+
+    def pause_job(self, ref, reason=None):
+        """Pause a job (it keeps its ``next_run_at``) and return its record."""
+        _check_not_in_job(self, "pause")
+        now = self.now()
+
+        def change(jobs):
+            job = _find_job(jobs, ref)
+            if _job_state(job) == "completed":
+                raise InvalidInputError("job is completed and cannot be paused", job.get("id"),
+                                        "remove it, or re-arm it with 'resume --at ISO'")
+            job.update(enabled=False, state="paused",
+                       paused_at=_iso(now.astimezone(self.zone(job))),
+                       paused_reason=reason or _DEFAULT_PAUSE_REASON)
+            job.pop("pending_slot", None)
+            return dict(job)
+
+        return self._store.mutate(change, now)
+
+    def resume_job(self, ref, *, run_now=False, at=None):
+        """Resume a paused job and return its record.
+
+        A recurring job keeps a past ``next_run_at`` as its due slot, so the
+        next tick applies the late and catch-up rules to it.  *run_now* makes
+        it due now; *at* (an ISO time) sets its next run, and re-arms a
+        finished one-shot.
+        """
+        _check_not_in_job(self, "resume")
+        if run_now and at is not None:
+            raise InvalidInputError("--run-now and --at exclude each other", at, "pick one")
+        now = self.now()
+
+        def change(jobs):
+            job = _find_job(jobs, ref)
+            zone = self.zone(job)
+            schedule = _checked_schedule(job.get("schedule"), job)
+            when = None
+            if at is not None:
+                when = parse_iso(at)
+                when = _wall_to_aware(when, zone) if when.tzinfo is None else when.astimezone(zone)
+                if when < now - timedelta(seconds=_ONESHOT_GRACE):
+                    raise InvalidInputError("--at is in the past", at, "give a future time")
+            elif run_now:
+                when = now.astimezone(zone)
+            if schedule["kind"] == "once":
+                if when is None and _job_state(job) == "completed":
+                    raise InvalidInputError(
+                        "one-shot job has already run", job.get("id"),
+                        "re-arm it with 'resume JOB --at ISO' or 'resume JOB --run-now'")
+                if when is not None:
+                    job["schedule"] = dict(schedule, run_at=_iso(when),
+                                           display=f"once at {when.strftime('%Y-%m-%d %H:%M')}")
+                    job["schedule_display"] = job["schedule"]["display"]
+                    job["repeat"] = {"times": 1, "completed": 0}
+                    job["next_run_at"] = _iso(when)
+                else:
+                    job["next_run_at"] = _next_run(schedule, zone, now)
+            elif when is not None:
+                job["next_run_at"] = _iso(when)
+            elif not _parses_aware(job.get("next_run_at")):
+                job["next_run_at"] = _next_run(schedule, zone, now)
+            if run_now:
+                job["manual_run_at"] = job["next_run_at"]
+            job.update(enabled=True, state="scheduled", paused_at=None, paused_reason=None)
+            return dict(job)
+
+        return self._store.mutate(change, now)
+
+    def remove_job(self, ref):
+        """Delete a job and its output documents; return the removed record."""
+        import shutil
+
+        _check_not_in_job(self, "remove")
+
+        def change(jobs):
+            job = _find_job(jobs, ref)
+            jobs.remove(job)
+            return job
+
+        job = self._store.mutate(change, self.now())
+        job_id = job.get("id")
+        if isinstance(job_id, str) and _safe_component(job_id):
+            shutil.rmtree(os.path.join(self.path, "output", job_id), ignore_errors=True)
+        return job
+
+
+_PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
+_EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
+                                       "no_agent", "context_from"))
+
+
+def _safe_component(text):
+    return text not in ("", ".", "..") and "/" not in text and "\0" not in text
+
+
+def _parses_aware(value):
+    try:
+        return isinstance(value, str) and parse_iso(value).tzinfo is not None
+    except InvalidInputError:
+        return False
+
+
+def _checked_schedule(schedule, job):
+    """Return a stored schedule dict if it is usable, else raise naming the job."""
+    ok = isinstance(schedule, dict) and (
+        (schedule.get("kind") == "cron" and isinstance(schedule.get("expr"), str))
+        or (schedule.get("kind") == "interval" and isinstance(schedule.get("minutes"), int)
+            and not isinstance(schedule.get("minutes"), bool) and schedule["minutes"] >= 1)
+        or (schedule.get("kind") == "once" and _parses_iso(schedule.get("run_at"))))
+    if not ok:
+        who = job.get("id") if isinstance(job, dict) else None
+        raise InvalidInputError(f"job {who} has an unusable stored schedule", schedule,
+                                "set a new one with 'edit JOB --schedule ...'")
+    return schedule
+
+
+def _parses_iso(value):
+    try:
+        return isinstance(value, str) and parse_iso(value) is not None
+    except InvalidInputError:
+        return False
+
+
+def _job_name(name, job):
+    if name is not None and not isinstance(name, str):
+        raise InvalidInputError("name must be text", name, "pass the name as a string")
+    if name and name.strip():
+        return name.strip()
+    prompt = (job.get("prompt") or "").strip()
+    if prompt:
+        return prompt[:50].strip()
+    if job.get("skills"):
+        return job["skills"][0]
+    if job.get("script"):
+        return job["script"]
+    return "cron job"
+
+
+def _resolve_context(jobs, refs, own_id):
+    """Return the job ids that *refs* (ids, names or ``self``) name."""
+    if refs is None:
+        return None
+    if isinstance(refs, str):
+        refs = [refs]
+    ids = []
+    for ref in refs:
+        if ref == "self":
+            job_id = "self"
+        else:
+            job_id = _find_job(jobs, ref).get("id")
+            if job_id == own_id:
+                job_id = "self"
+        if job_id not in ids:
+            ids.append(job_id)
+    return ids or None
+
+
+def _check_not_in_job(home, command):
+    """Refuse job changes from inside a running job unless the config allows them."""
+    job_id = home.environ.get(_ENV_PREFIX + "JOB_ID")
+    if job_id and not home.settings.get("allow_agent_scheduling"):
+        raise InvalidInputError(
+            f"'{command}' is refused inside a running job (HERMES_CRON_JOB_ID={job_id})",
+            None, "set allow_agent_scheduling to true in config.json to let jobs change jobs")
+
+
+# =============================================================================
+# 11. Command line
+#     The only section that parses arguments or prints.
+# =============================================================================
+
+
+def _parser():
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise InvalidInputError(message, None, f"see '{self.prog} --help'")
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", default=argparse.SUPPRESS, metavar="DIR",
+                        help="the cron home (default: $HERMES_CRON_HOME, $HERMES_HOME/cron, "
+                             "~/.hermes/cron)")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="machine-readable output")
+    top = Parser(prog="python -m hermes_cron", parents=[common],
+                 description="Cron jobs for AI agents and scripts.",
+                 epilog="exit codes: 0 ok, 1 failure, 2 invalid input, 3 not found, 4 busy")
+    top.add_argument("--version", action="version",
+                     version=f"hermes_cron {__version__} (Python {sys.version.split()[0]})")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    def command(name, help_text, aliases=()):
+        p = sub.add_parser(name, aliases=list(aliases), help=help_text, parents=[common],
+                           description=help_text)
+        p.set_defaults(command=name)
+        return p
+
+    def job_fields(p, editing):
+        p.add_argument("--name", help="a short name (unique names can stand in for the id)")
+        p.add_argument("--tz", help="IANA zone for this job's schedule (default: config, system)")
+        p.add_argument("--deliver", help="local, stdout, file:PATH, webhook:URL, command:SH, "
+                                         "email:ADDR (comma-separated)")
+        p.add_argument("--repeat", help="run this many times, then complete (default: forever)")
+        p.add_argument("--skill", action="append", dest="skills", metavar="SKILL",
+                       help="load a skill (repeatable)")
+        p.add_argument("--script", help="a script in the scripts dir whose output feeds the run")
+        p.add_argument("--no-agent", action="store_true", default=None,
+                       help="deliver the script's output; run no agent")
+        p.add_argument("--context-from", action="append", metavar="JOB",
+                       help="add another job's latest output to the prompt (repeatable; 'self')")
+        p.add_argument("--model", help="model for this job")
+        p.add_argument("--provider", help="provider for this job")
+        p.add_argument("--base-url", help="API base URL (needs --provider)")
+        p.add_argument("--workdir", help="absolute directory the job runs in")
+        if editing:
+            p.add_argument("--schedule", help="a new schedule")
+            p.add_argument("--prompt", help="a new prompt")
+            p.add_argument("--agent", action="store_false", dest="no_agent",
+                           help="run the agent again (undo --no-agent)")
+            p.add_argument("--clear-skills", action="store_true", help="remove all skills")
+
+    p = command("list", "list the jobs")
+    p.add_argument("--all", action="store_true", help="include completed jobs")
+    p = command("add", "add a job", aliases=("create",))
+    p.add_argument("schedule", metavar="SCHEDULE",
+                   help="'0 9 * * 1-5', 'every 30m', 'weekdays at 9:30', 'in 45m', ISO time")
+    p.add_argument("prompt", metavar="PROMPT", nargs="?", default="", help="what the agent does")
+    job_fields(p, editing=False)
+    p.add_argument("--paused", action="store_true", help="create the job paused")
+    p.add_argument("--reason", help="why it is paused (with --paused)")
+    p = command("edit", "change a job")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    job_fields(p, editing=True)
+    p = command("pause", "pause a job")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p.add_argument("--reason", help="why (shown in list)")
+    p = command("resume", "resume a paused job")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p.add_argument("--run-now", action="store_true", help="make it due now")
+    p.add_argument("--at", metavar="ISO", help="next run at this time (re-arms a one-shot)")
+    p = command("remove", "remove a job and its output", aliases=("rm", "delete"))
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p = command("next", "preview fire times of a job or a schedule")
+    p.add_argument("what", metavar="EXPR_OR_JOB", help="a job id or name, or a schedule")
+    p.add_argument("-n", type=int, default=5, metavar="N", help="how many (default 5)")
+    p.add_argument("--tz", help="zone to evaluate in")
+    p.add_argument("--after", metavar="ISO", help="start here instead of now")
+    return top
+
+
+def main(argv=None):
+    """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = _parser().parse_args(argv)
+        if not getattr(args, "command", None):
+            args = _parser().parse_args(argv + ["list"])
+        home = CronHome(getattr(args, "home", None))
+        return _COMMANDS[args.command](home, args) or EXIT_OK
+    except HermesCronError as exc:
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def _print_json(value):
+    import json
+
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _table(rows):
+    """Print rows of strings as left-aligned columns."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def _warn_config(home):
+    for warning in home.config_warnings:
+        print(f"{_PROG}: warning: {warning}", file=sys.stderr)
+
+
+def _cmd_list(home, args):
+    jobs = home.jobs(include_all=args.all)
+    if getattr(args, "json", False):
+        _print_json(jobs)
+        return
+    if not jobs:
+        print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' 'Summarise the news'")
+        return
+    rows = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")]
+    for job in jobs:
+        last = job.get("last_status") or "-"
+        rows.append((str(job.get("id")), _cell(job.get("name")),
+                     _cell(job.get("schedule_display") or (job.get("schedule") or {}).get("display")),
+                     _job_state(job), str(job.get("next_run_at") or "-"), str(last)))
+    _table(rows)
+
+
+def _cell(value, width=40):
+    text = " ".join(str(value).split()) if value is not None else "-"
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _job_fields_from(args, editing):
+    fields = {key: getattr(args, key, None) for key in (
+        "name", "tz", "deliver", "repeat", "skills", "script", "no_agent", "context_from",
+        "model", "provider", "base_url", "workdir")}
+    if editing:
+        fields["schedule"], fields["prompt"] = args.schedule, args.prompt
+        if args.clear_skills:
+            fields["skills"] = []
+    return fields
+
+
+def _say_job(home, verb, job, args):
+    if getattr(args, "json", False):
+        _print_json(job)
+        return
+    print(f"{verb} job {_job_label(job)}")
+    schedule = job.get("schedule") or {}
+    where = _zone_name(home.zone(job))
+    expr = f"{schedule.get('expr')}, " if schedule.get("kind") == "cron" and \
+        schedule.get("expr") != job.get("schedule_display") else ""
+    print(f"  schedule  {job.get('schedule_display')}  ({expr}{where})")
+    if _job_state(job) == "paused":
+        print(f"  paused    {job.get('paused_reason') or _DEFAULT_PAUSE_REASON}")
+    else:
+        print(f"  next run  {job.get('next_run_at') or '-'}")
+
+
+def _cmd_add(home, args):
+    fields = _job_fields_from(args, editing=False)
+    fields["no_agent"] = bool(fields["no_agent"])
+    job = home.add_job(args.schedule, args.prompt, paused=args.paused, reason=args.reason,
+                       **fields)
+    _warn_config(home)
+    _say_job(home, "Created", job, args)
+
+
+def _cmd_edit(home, args):
+    job = home.edit_job(args.job, **_job_fields_from(args, editing=True))
+    _say_job(home, "Updated", job, args)
+
+
+def _cmd_pause(home, args):
+    job = home.pause_job(args.job, args.reason)
+    _say_job(home, "Paused", job, args)
+
+
+def _cmd_resume(home, args):
+    job = home.resume_job(args.job, run_now=args.run_now, at=args.at)
+    _say_job(home, "Resumed", job, args)
+
+
+def _cmd_remove(home, args):
+    job = home.remove_job(args.job)
+    if getattr(args, "json", False):
+        _print_json(job)
+    else:
+        print(f"Removed job {_job_label(job)}")
+
+
+def _cmd_next(home, args):
+    after = parse_iso(args.after) if args.after else None
+    fires = home.next_fires(args.what, args.n, tz=args.tz, after=after)
+    if getattr(args, "json", False):
+        _print_json([_iso(f) for f in fires])
+    else:
+        for fire in fires:
+            print(_iso(fire))
+
+
+_COMMANDS = {
+    "list": _cmd_list,
+    "add": _cmd_add,
+    "edit": _cmd_edit,
+    "pause": _cmd_pause,
+    "resume": _cmd_resume,
+    "remove": _cmd_remove,
+    "next": _cmd_next,
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    # One copy of each class whether imported by name or run with -m.
+    sys.modules.setdefault("hermes_cron", sys.modules[__name__])
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # python -m hermes_cron list | head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_FAILURE)
