@@ -1520,6 +1520,20 @@ def _home_path(environ):
     return os.path.join(os.path.expanduser("~"), ".hermes", "cron")
 
 
+def _env_seconds(environ, name, default):
+    text = environ.get(_ENV_PREFIX + name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 86400:
+        raise InvalidInputError(f"{_ENV_PREFIX + name} must be a number of seconds", text,
+                                "use e.g. 30")
+    return value
+
+
 class CronHome:
     """The jobs of one cron home directory.
 
@@ -1527,12 +1541,14 @@ class CronHome:
     ``~/.hermes/cron``.  *clock* is a callable returning an aware datetime
     (default: ``HERMES_CRON_NOW`` if set in *environ*, else the system clock).
     *environ* defaults to ``os.environ``.  *lock_timeout* bounds the wait for
-    ``.jobs.lock`` in seconds.  Nothing is created until a method changes
+    ``.jobs.lock`` in seconds (default ``$HERMES_CRON_LOCK_TIMEOUT`` or 30).  Nothing is created until a method changes
     something.
     """
 
-    def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=_LOCK_TIMEOUT):
+    def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=None):
         self.environ = os.environ if environ is None else environ
+        if lock_timeout is None:
+            lock_timeout = _env_seconds(self.environ, "LOCK_TIMEOUT", _LOCK_TIMEOUT)
         raw = os.fspath(path) if path is not None else _home_path(self.environ)
         self.path = os.path.abspath(os.path.expanduser(raw))
         self.clock = clock if clock is not None else _env_clock(self.environ)
