@@ -467,8 +467,8 @@ _MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 # Every calendar pattern repeats after 400 Gregorian years, so a search that
 # finds nothing in that span never will.
 _CALENDAR_CYCLE = 400
-_MAX_DST_SHIFT = timedelta(hours=4)
-_MINUTE = timedelta(minutes=1)
+_DAY = timedelta(days=1)
+_ZERO = timedelta(0)
 
 
 class CronExpr:
@@ -522,7 +522,7 @@ class CronExpr:
         # cronie: a day field that starts with '*' ANDs with the other one;
         # two restricted day fields match a day if EITHER matches.
         self._day_and = dom_star or dow_star
-        self._all_days = dom_star and dow_star
+        self._all_days = dom in ("*", "?") and dow in ("*", "?")
         self._min_next = _next_table(self._minutes, 59)
         self._hour_next = _next_table(self._hours, 23)
         self._month_next = _next_table(self._months, 12)
@@ -530,12 +530,19 @@ class CronExpr:
         self._month_days = {}
         if not dom_star and dow_star and not self._dom[1] and not any(
                 d <= (29 if m == 2 else _MONTH_DAYS[m]) for m in self._months for d in self._dom[0]):
-            # The only way to never fire: every listed day is past the end of
-            # every listed month.  Any weekday rule finds a date in some year.
             raise CronSyntaxError(
                 "cron expression never fires: no listed day-of-month exists in the "
                 "listed months", expr,
                 "check the day-of-month against the month lengths (February has at most 29 days)")
+        # Other day rules can only fail in combination (31W in April, the 1st
+        # AND the second Monday): one search over the 400-year calendar cycle
+        # settles it.  Plain weekday lists always find a date.
+        if (self._dom[1] or self._dow[1] or (self._day_and and not self._all_days)) \
+                and self._next_wall(2000, 1, 1, 0, 0) is None:
+            raise CronSyntaxError(
+                "cron expression never fires: no date matches its day-of-month, month "
+                "and day-of-week fields together", expr,
+                "check the W, L and # rules against the months and the other day field")
 
     def __repr__(self):
         return f"CronExpr({self.expr!r})"
@@ -684,8 +691,11 @@ class CronExpr:
         time can map to an earlier instant.
         """
         t0 = dt.astimezone(_UTC).replace(tzinfo=None)
-        slack = local.utcoffset() + _MAX_DST_SHIFT
-        start = local.replace(tzinfo=None) - _MAX_DST_SHIFT
+        offset, later = local.utcoffset(), (dt + _DAY).astimezone(zone).utcoffset()
+        # Wall times up to the fall-back amount before dt may still fire after
+        # it (the second pass); none later than dt + the largest offset can win.
+        start = local.replace(tzinfo=None) - max(offset - later, _ZERO)
+        slack = max(offset, later)
         found = self._next_wall(start.year, start.month, start.day, start.hour, start.minute)
         best = None
         while found is not None:

@@ -6,15 +6,17 @@ too.  To test a vendored copy, change the one import line below.
 """
 
 import ast
+import calendar
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -194,8 +196,6 @@ def test_file_lock_times_out_with_store_locked_error(tmp_path):
 
 # ---- 5. cron expressions -----------------------------------------------------------
 
-# (The table-driven engine tests, the DST tables and the randomized cross-check
-# follow this block.)
 
 
 @pytest.mark.parametrize("expr,message", [
@@ -241,6 +241,1158 @@ def test_cron_unknown_cron_tz_zone_is_an_error():
     with pytest.raises(hc.InvalidInputError) as ei:
         hc.CronExpr("CRON_TZ=Nowhere/Land 0 9 * * *")
     assert str(ei.value).startswith("CRON_TZ: unknown time zone: 'Nowhere/Land'")
+
+
+_CRON_UTC = timezone.utc
+
+
+def _cron_dt(text, tz=None):
+    """'YYYY-MM-DD HH:MM[:SS[.ffffff]]' -> datetime (naive unless tz given)."""
+    value = datetime.fromisoformat(text)
+    return value if tz is None else value.replace(tzinfo=tz)
+
+
+def _cron_utc(text):
+    return _cron_dt(text, _CRON_UTC)
+
+
+def _cron_zone_key(value):
+    return getattr(value.tzinfo, "key", None)
+
+
+def _cron_as_utc(value):
+    assert value.tzinfo is not None and value.utcoffset() is not None, value
+    return value.astimezone(_CRON_UTC)
+
+
+# -- 1. next_after in UTC: one row per case -----------------------------------
+# (id, expression, start (naive UTC wall time), expected (UTC wall time))
+# Calendar notes: 2026-01-01 is a Thursday; 2026-02-01 Sunday; 2026-08-01
+# Saturday; 2026-05-31 Sunday; 2027-02-28 Sunday; Feb 29 falls on Tue 2028,
+# Sun 2032, Fri 2036, Mon 2044; 2100 is not a leap year.
+CRON_NEXT_UTC_CASES = [
+    # strictly after, seconds/microseconds dropped
+    ("every-minute-strictly-after", "* * * * *", "2026-01-01 00:00", "2026-01-01 00:01"),
+    ("every-minute-mid-second", "* * * * *", "2026-01-01 00:00:30", "2026-01-01 00:01"),
+    ("every-minute-year-rollover", "* * * * *", "2025-12-31 23:59:59.999999", "2026-01-01 00:00"),
+    ("every-minute-new-year", "* * * * *", "2026-12-31 23:59", "2027-01-01 00:00"),
+    # minute field boundaries
+    ("minute-0", "0 * * * *", "2026-01-01 00:00", "2026-01-01 01:00"),
+    ("minute-59", "59 * * * *", "2026-01-01 00:59", "2026-01-01 01:59"),
+    ("minute-59-hour-rollover", "59 * * * *", "2026-01-01 23:59", "2026-01-02 00:59"),
+    ("minute-0-59-range", "0-59 * * * *", "2026-01-01 10:59", "2026-01-01 11:00"),
+    # hour field boundaries
+    ("hour-0", "0 0 * * *", "2026-01-31 00:00", "2026-02-01 00:00"),
+    ("hour-23", "0 23 * * *", "2026-01-01 23:00", "2026-01-02 23:00"),
+    ("hour-23-same-day", "0 23 * * *", "2026-01-01 22:59:59", "2026-01-01 23:00"),
+    ("hour-list-0-23", "30 0,23 * * *", "2026-01-01 00:30", "2026-01-01 23:30"),
+    ("minute-59-hour-23", "59 23 * * *", "2026-02-28 23:59", "2026-03-01 23:59"),
+    # day-of-month boundaries and month ends
+    ("dom-1", "0 0 1 * *", "2026-01-01 00:00", "2026-02-01 00:00"),
+    ("dom-1-year-rollover", "0 0 1 * *", "2026-12-01 00:00", "2027-01-01 00:00"),
+    ("dom-31-skips-feb", "0 0 31 * *", "2026-01-31 00:00", "2026-03-31 00:00"),
+    ("dom-31-skips-april", "0 0 31 * *", "2026-04-01 00:00", "2026-05-31 00:00"),
+    ("dom-31-jul-aug", "0 0 31 * *", "2026-07-31 00:00", "2026-08-31 00:00"),
+    ("dom-31-skips-september", "0 0 31 * *", "2026-08-31 00:00", "2026-10-31 00:00"),
+    ("dom-30-skips-feb", "0 0 30 * *", "2026-01-30 00:00", "2026-03-30 00:00"),
+    ("dom-31-dec-to-jan", "0 0 31 * *", "2026-12-31 00:00", "2027-01-31 00:00"),
+    # leap years
+    ("feb29-next-leap", "0 0 29 2 *", "2025-03-01 00:00", "2028-02-29 00:00"),
+    ("feb29-after-leap-day", "0 0 29 2 *", "2028-02-29 00:00", "2032-02-29 00:00"),
+    ("feb29-2000-is-leap", "0 0 29 2 *", "1999-03-01 00:00", "2000-02-29 00:00"),
+    ("feb29-2100-not-leap", "0 0 29 2 *", "2097-03-01 00:00", "2104-02-29 00:00"),
+    # month boundaries
+    ("month-12", "0 0 1 12 *", "2026-12-01 00:00", "2027-12-01 00:00"),
+    ("month-12-from-jan", "0 0 * 12 *", "2026-01-15 00:00", "2026-12-01 00:00"),
+    ("month-1-from-jan31", "0 0 * 1 *", "2026-01-31 12:00", "2027-01-01 00:00"),
+    ("last-minute-of-year", "59 23 31 12 *", "2026-01-01 00:00", "2026-12-31 23:59"),
+    ("last-minute-of-year-rollover", "59 23 31 12 *", "2026-12-31 23:59", "2027-12-31 23:59"),
+    ("first-minute-of-year", "0 0 1 1 *", "2026-12-31 23:59", "2027-01-01 00:00"),
+    # day-of-week boundaries (0 and 7 are Sunday)
+    ("dow-0-sunday", "0 0 * * 0", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("dow-7-sunday", "0 0 * * 7", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("dow-0-next-week", "0 0 * * 0", "2026-01-04 00:00", "2026-01-11 00:00"),
+    ("dow-6-saturday", "0 0 * * 6", "2026-01-01 00:00", "2026-01-03 00:00"),
+    ("dow-range-5-7-sat-to-sun", "0 0 * * 5-7", "2026-01-03 00:00", "2026-01-04 00:00"),
+    ("dow-range-5-7-sun-to-fri", "0 0 * * 5-7", "2026-01-04 00:00", "2026-01-09 00:00"),
+    ("dow-range-0-7-every-day", "0 0 * * 0-7", "2026-01-05 00:00", "2026-01-06 00:00"),
+    # lists, ranges, steps
+    ("minute-list", "5,10,45 * * * *", "2026-01-01 00:10", "2026-01-01 00:45"),
+    ("minute-list-wrap", "5,10,45 * * * *", "2026-01-01 00:45", "2026-01-01 01:05"),
+    ("minute-star-step", "*/15 * * * *", "2026-01-01 00:45", "2026-01-01 01:00"),
+    ("minute-start-step-5/15", "5/15 * * * *", "2026-01-01 00:06", "2026-01-01 00:20"),
+    ("minute-start-step-5/15-wrap", "5/15 * * * *", "2026-01-01 00:50", "2026-01-01 01:05"),
+    ("minute-range-step-1-30/7", "1-30/7 * * * *", "2026-01-01 00:09", "2026-01-01 00:15"),
+    ("minute-range-step-1-30/7-wrap", "1-30/7 * * * *", "2026-01-01 00:29", "2026-01-01 01:01"),
+    ("minute-and-hour-range-steps", "10-20/5 8-10 * * *", "2026-01-01 08:20", "2026-01-01 09:10"),
+    ("hour-star-step", "0 */6 * * *", "2026-01-01 18:00", "2026-01-02 00:00"),
+    ("hour-start-step-5/6", "0 5/6 * * *", "2026-01-01 23:00", "2026-01-02 05:00"),
+    ("dom-range-step-1-30/7", "0 0 1-30/7 * *", "2026-02-22 00:00", "2026-03-01 00:00"),
+    ("dom-start-step-10/10", "0 0 10/10 * *", "2026-02-20 00:00", "2026-03-10 00:00"),
+    ("month-start-step-2/3", "0 0 1 2/3 *", "2026-11-01 00:00", "2027-02-01 00:00"),
+    ("dow-start-step-2/5-includes-7", "0 0 * * 2/5", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("dow-start-step-2/5-tuesday", "0 0 * * 2/5", "2026-01-04 00:00", "2026-01-06 00:00"),
+    # star rule: */2 in day-of-month is a star -> AND
+    ("dom-star-step-odd-days", "0 0 */2 * *", "2026-01-31 00:00", "2026-02-01 00:00"),
+    ("dom-star-step-skips-30", "0 0 */2 * *", "2026-04-29 00:00", "2026-05-01 00:00"),
+    ("dom-star-step-question-dow", "0 0 */2 * ?", "2026-04-29 00:00", "2026-05-01 00:00"),
+    ("dow-star-step-alone", "0 0 * * */2", "2026-01-01 00:00", "2026-01-03 00:00"),
+    ("dow-star-step-alone-sunday", "0 0 * * */2", "2026-01-03 00:00", "2026-01-04 00:00"),
+    ("and-odd-mondays-1", "0 0 */2 * 1", "2026-01-01 00:00", "2026-01-05 00:00"),
+    ("and-odd-mondays-2", "0 0 */2 * 1", "2026-01-05 00:00", "2026-01-19 00:00"),
+    ("and-odd-mondays-3", "0 0 */2 * 1", "2026-01-19 00:00", "2026-02-09 00:00"),
+    ("and-dom1-dow-star-step", "0 0 1 * */2", "2026-03-01 00:00", "2026-08-01 00:00"),
+    ("and-dom1-dow-star-step-feb", "0 0 1 * */2", "2026-01-01 00:00", "2026-02-01 00:00"),
+    # star rule: both restricted -> OR
+    ("or-monday-first", "0 0 1,15 * 1", "2026-01-01 00:00", "2026-01-05 00:00"),
+    ("or-15th-before-monday", "0 0 1,15 * 1", "2026-01-12 00:00", "2026-01-15 00:00"),
+    ("or-1st-on-sunday", "0 0 1,15 * 1", "2026-01-26 00:00", "2026-02-01 00:00"),
+    ("or-monday-after-1st", "0 0 1,15 * 1", "2026-02-01 00:00", "2026-02-02 00:00"),
+    ("or-friday-or-13th", "0 0 13 * 5", "2026-01-10 00:00", "2026-01-13 00:00"),
+    ("or-dow-0-7-every-day", "0 0 1 * 0-7", "2026-01-05 00:00", "2026-01-06 00:00"),
+    ("or-feb29-or-monday", "0 0 29 2 1", "2026-01-01 00:00", "2026-02-02 00:00"),
+    # '?' is '*' in the day fields
+    ("question-dom", "0 0 ? * 1", "2026-01-01 00:00", "2026-01-05 00:00"),
+    ("question-dow", "0 0 1 * ?", "2026-01-02 00:00", "2026-02-01 00:00"),
+    ("question-both", "0 12 ? * ?", "2026-01-01 12:00", "2026-01-02 12:00"),
+    # names, any case
+    ("month-name", "0 0 1 jan *", "2026-06-01 00:00", "2027-01-01 00:00"),
+    ("month-name-range-mixed-case", "0 0 1 JAN-mar *", "2026-03-01 00:00", "2027-01-01 00:00"),
+    ("month-name-list", "0 0 1 jan,Jul *", "2026-01-01 00:00", "2026-07-01 00:00"),
+    ("month-name-dec", "0 0 1 dec *", "2026-12-01 00:00", "2027-12-01 00:00"),
+    ("dow-name-range", "0 0 * * MON-fri", "2026-01-02 00:00", "2026-01-05 00:00"),
+    ("dow-name-sun", "0 0 * * Sun", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("dow-name-list", "0 0 * * sat,SUN", "2026-01-01 00:00", "2026-01-03 00:00"),
+    ("dow-name-range-step-1", "0 0 * * mon-fri/2", "2026-01-02 00:00", "2026-01-05 00:00"),
+    ("dow-name-range-step-2", "0 0 * * mon-fri/2", "2026-01-05 00:00", "2026-01-07 00:00"),
+    # L in day-of-month
+    ("L-january", "0 0 L * *", "2026-01-01 00:00", "2026-01-31 00:00"),
+    ("L-february", "0 0 L * *", "2026-01-31 00:00", "2026-02-28 00:00"),
+    ("L-february-leap", "0 0 L * *", "2028-02-01 00:00", "2028-02-29 00:00"),
+    ("L-february-2100", "0 0 L * *", "2100-02-01 00:00", "2100-02-28 00:00"),
+    ("L-april", "0 0 L * *", "2026-04-01 00:00", "2026-04-30 00:00"),
+    ("L-year-rollover", "0 0 L * *", "2026-12-31 00:00", "2027-01-31 00:00"),
+    ("L-feb-only", "0 0 L 2 *", "2027-03-01 00:00", "2028-02-29 00:00"),
+    ("L-or-friday-1", "0 0 L * 5", "2026-01-24 00:00", "2026-01-30 00:00"),
+    ("L-or-friday-2", "0 0 L * 5", "2026-01-30 00:00", "2026-01-31 00:00"),
+    # LW: last weekday of the month
+    ("LW-31st-saturday", "0 0 LW * *", "2026-01-01 00:00", "2026-01-30 00:00"),
+    ("LW-28th-saturday", "0 0 LW * *", "2026-01-30 00:00", "2026-02-27 00:00"),
+    ("LW-31st-tuesday", "0 0 LW * *", "2026-03-01 00:00", "2026-03-31 00:00"),
+    ("LW-31st-sunday", "0 0 LW * *", "2026-05-01 00:00", "2026-05-29 00:00"),
+    ("LW-feb-28th-sunday", "0 0 LW 2 *", "2026-03-01 00:00", "2027-02-26 00:00"),
+    # W: nearest weekday within the same month
+    ("1W-saturday-1st-to-monday-3rd", "0 0 1W * *", "2026-07-02 00:00", "2026-08-03 00:00"),
+    ("1W-sunday-1st-to-monday-2nd", "0 0 1W * *", "2026-01-02 00:00", "2026-02-02 00:00"),
+    ("15W-thursday", "0 0 15W * *", "2026-01-01 00:00", "2026-01-15 00:00"),
+    ("15W-sunday-to-monday", "0 0 15W * *", "2026-02-01 00:00", "2026-02-16 00:00"),
+    ("15W-saturday-to-friday", "0 0 15W * *", "2026-08-01 00:00", "2026-08-14 00:00"),
+    ("15W-after-friday", "0 0 15W * *", "2026-08-14 00:00", "2026-09-15 00:00"),
+    ("31W-saturday-to-friday", "0 0 31W * *", "2026-01-01 00:00", "2026-01-30 00:00"),
+    ("31W-skips-february", "0 0 31W * *", "2026-01-30 00:00", "2026-03-31 00:00"),
+    ("31W-skips-april-sunday-to-friday", "0 0 31W * *", "2026-04-01 00:00", "2026-05-29 00:00"),
+    ("30W-skips-february", "0 0 30W * *", "2026-02-01 00:00", "2026-03-30 00:00"),
+    ("28W-saturday-feb", "0 0 28W 2 *", "2026-01-01 00:00", "2026-02-27 00:00"),
+    ("29W-feb-leap-tuesday", "0 0 29W 2 *", "2026-01-01 00:00", "2028-02-29 00:00"),
+    ("29W-feb-leap-sunday-to-friday", "0 0 29W 2 *", "2028-03-01 00:00", "2032-02-27 00:00"),
+    # '#' in day-of-week
+    ("hash-second-monday", "0 0 * * 1#2", "2026-01-01 00:00", "2026-01-12 00:00"),
+    ("hash-second-monday-next", "0 0 * * 1#2", "2026-01-12 00:00", "2026-02-09 00:00"),
+    ("hash-first-sunday-0", "0 0 * * 0#1", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("hash-first-sunday-7", "0 0 * * 7#1", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("hash-fifth-friday", "0 0 * * 5#5", "2026-01-01 00:00", "2026-01-30 00:00"),
+    ("hash-fifth-friday-skips-months", "0 0 * * 5#5", "2026-01-30 00:00", "2026-05-29 00:00"),
+    ("hash-fifth-monday-question", "0 0 ? * 1#5", "2026-01-01 00:00", "2026-03-30 00:00"),
+    ("hash-fifth-monday-february", "0 0 * 2 1#5", "2026-01-01 00:00", "2044-02-29 00:00"),
+    ("hash-or-dom-1", "0 0 1 * 1#2", "2026-01-01 00:00", "2026-01-12 00:00"),
+    ("hash-or-dom-2", "0 0 1 * 1#2", "2026-01-12 00:00", "2026-02-01 00:00"),
+    # nL in day-of-week
+    ("last-friday", "0 0 * * 5L", "2026-01-01 00:00", "2026-01-30 00:00"),
+    ("last-friday-next", "0 0 * * 5L", "2026-01-30 00:00", "2026-02-27 00:00"),
+    ("last-sunday-0L", "0 0 * * 0L", "2026-01-01 00:00", "2026-01-25 00:00"),
+    ("last-sunday-7L", "0 0 * * 7L", "2026-01-01 00:00", "2026-01-25 00:00"),
+    ("last-monday-question", "0 0 ? * 1L", "2026-03-01 00:00", "2026-03-30 00:00"),
+    ("last-friday-or-dom-1-a", "0 0 1 * 5L", "2026-01-01 00:00", "2026-01-30 00:00"),
+    ("last-friday-or-dom-1-b", "0 0 1 * 5L", "2026-01-30 00:00", "2026-02-01 00:00"),
+    # rare but possible: Feb 29 on a Sunday (*/7 = 0,7 and a star -> AND)
+    ("feb29-sunday-and", "0 0 29 2 */7", "2026-01-01 00:00", "2032-02-29 00:00"),
+    # macros
+    ("macro-yearly", "@yearly", "2026-01-01 00:00", "2027-01-01 00:00"),
+    ("macro-annually", "@annually", "2026-06-15 08:00", "2027-01-01 00:00"),
+    ("macro-monthly", "@monthly", "2026-01-31 00:00", "2026-02-01 00:00"),
+    ("macro-weekly", "@weekly", "2026-01-01 00:00", "2026-01-04 00:00"),
+    ("macro-daily", "@daily", "2026-01-01 00:00", "2026-01-02 00:00"),
+    ("macro-midnight", "@midnight", "2026-12-31 12:00", "2027-01-01 00:00"),
+    ("macro-hourly", "@hourly", "2026-01-01 00:59", "2026-01-01 01:00"),
+]
+
+
+@pytest.mark.parametrize(
+    "expr_text, start, expected",
+    [pytest.param(e, s, x, id=i) for i, e, s, x in CRON_NEXT_UTC_CASES],
+)
+def test_cron_next_after_utc(expr_text, start, expected):
+    expr = hc.CronExpr(expr_text)
+    want = _cron_utc(expected)
+    got = expr.next_after(_cron_dt(start))
+    assert got.tzinfo is not None
+    assert got.utcoffset() == timedelta(0)
+    assert (got.second, got.microsecond) == (0, 0)
+    assert _cron_as_utc(got) == want
+    # the same instant given as an aware UTC datetime, and with tz="UTC"
+    assert _cron_as_utc(expr.next_after(_cron_dt(start, _CRON_UTC))) == want
+    assert _cron_as_utc(expr.next_after(_cron_dt(start), "UTC")) == want
+
+
+# -- 2. DST -------------------------------------------------------------------
+CRON_NY = "America/New_York"
+CRON_LONDON = "Europe/London"
+CRON_BERLIN = "Europe/Berlin"
+CRON_LORD_HOWE = "Australia/Lord_Howe"
+CRON_SANTIAGO = "America/Santiago"  # changes at midnight: 00:00 is skipped / 23:00 repeats
+CRON_HAVANA = "America/Havana"  # changes at midnight: 00:00 is skipped / repeats
+
+# Transitions in 2026 (UTC instant, offset before, offset after); checked
+# against zoneinfo by test_cron_dst_transition_table_matches_tzdata.
+_H = lambda h, m=0: timedelta(hours=h, minutes=m)  # noqa: E731
+CRON_DST_TRANSITIONS_2026 = {
+    CRON_NY: [("2026-03-08 07:00", _H(-5), _H(-4)), ("2026-11-01 06:00", _H(-4), _H(-5))],
+    CRON_LONDON: [("2026-03-29 01:00", _H(0), _H(1)), ("2026-10-25 01:00", _H(1), _H(0))],
+    CRON_BERLIN: [("2026-03-29 01:00", _H(1), _H(2)), ("2026-10-25 01:00", _H(2), _H(1))],
+    CRON_LORD_HOWE: [("2026-04-04 15:00", _H(11), _H(10, 30)), ("2026-10-03 15:30", _H(10, 30), _H(11))],
+    CRON_SANTIAGO: [("2026-04-05 03:00", _H(-3), _H(-4)), ("2026-09-06 04:00", _H(-4), _H(-3))],
+    CRON_HAVANA: [("2026-03-08 05:00", _H(-5), _H(-4)), ("2026-11-01 05:00", _H(-4), _H(-5))],
+}
+
+
+def _cron_find_transitions(zone_name, year):
+    """Scan a year hourly, then by 15 minutes; return (utc instant, before, after)."""
+    zone = ZoneInfo(zone_name)
+    t = datetime(year, 1, 1, tzinfo=_CRON_UTC)
+    end = datetime(year + 1, 1, 1, tzinfo=_CRON_UTC)
+    prev = t.astimezone(zone).utcoffset()
+    found = []
+    while t < end:
+        t += timedelta(hours=1)
+        off = t.astimezone(zone).utcoffset()
+        if off != prev:
+            exact = t - timedelta(hours=1)
+            while exact.astimezone(zone).utcoffset() == prev:
+                exact += timedelta(minutes=15)
+            found.append((exact, prev, off))
+            prev = off
+    return found
+
+
+def test_cron_dst_transition_table_matches_tzdata():
+    for zone_name, rows in CRON_DST_TRANSITIONS_2026.items():
+        want = [(_cron_utc(t), before, after) for t, before, after in rows]
+        assert _cron_find_transitions(zone_name, 2026) == want, zone_name
+
+
+# (id, zone, expression, start UTC, [expected fires as (UTC, utc offset)])
+# Each expected fire is the result of chaining next_after from the previous one.
+CRON_DST_SEQUENCE_CASES = [
+    # New York: 2026-03-08 02:00 EST -> 03:00 EDT (07:00Z); gap is 02:00-03:00
+    ("ny-spring-fixed-in-gap", CRON_NY, "30 2 * * *", "2026-03-08 06:00",
+     [("2026-03-08 07:00", _H(-4)), ("2026-03-09 06:30", _H(-4))]),
+    ("ny-spring-fixed-59-in-gap", CRON_NY, "59 2 * * *", "2026-03-08 06:59",
+     [("2026-03-08 07:00", _H(-4))]),
+    ("ny-spring-fixed-two-slots-one-fire", CRON_NY, "0,30 2 * * *", "2026-03-08 05:00",
+     [("2026-03-08 07:00", _H(-4)), ("2026-03-09 06:00", _H(-4)), ("2026-03-09 06:30", _H(-4))]),
+    ("ny-spring-fixed-gap-and-gap-end", CRON_NY, "0 2,3 * * *", "2026-03-08 05:00",
+     [("2026-03-08 07:00", _H(-4)), ("2026-03-09 06:00", _H(-4))]),
+    ("ny-spring-fixed-sunday-dow", CRON_NY, "0 2 * * 0", "2026-03-08 05:00",
+     [("2026-03-08 07:00", _H(-4)), ("2026-03-15 06:00", _H(-4))]),
+    ("ny-spring-fixed-date", CRON_NY, "30 2 8 3 *", "2026-03-01 00:00",
+     [("2026-03-08 07:00", _H(-4)), ("2027-03-08 07:30", _H(-5))]),
+    ("ny-spring-fixed-before-gap", CRON_NY, "45 1 * * *", "2026-03-08 05:00",
+     [("2026-03-08 06:45", _H(-5)), ("2026-03-09 05:45", _H(-4))]),
+    ("ny-spring-fixed-after-gap", CRON_NY, "0 3 * * *", "2026-03-08 05:00",
+     [("2026-03-08 07:00", _H(-4)), ("2026-03-09 07:00", _H(-4))]),
+    ("ny-spring-wildcard-half-hours", CRON_NY, "*/30 * * * *", "2026-03-08 06:00",
+     [("2026-03-08 06:30", _H(-5)), ("2026-03-08 07:00", _H(-4)), ("2026-03-08 07:30", _H(-4))]),
+    ("ny-spring-wildcard-not-at-gap-end", CRON_NY, "15 * * * *", "2026-03-08 06:15",
+     [("2026-03-08 07:15", _H(-4))]),
+    ("ny-spring-wildcard-minute-star-skips-day", CRON_NY, "* 2 * * *", "2026-03-08 05:00",
+     [("2026-03-09 06:00", _H(-4))]),
+    ("ny-spring-wildcard-step-skips-day", CRON_NY, "*/15 2 * * *", "2026-03-08 05:00",
+     [("2026-03-09 06:00", _H(-4))]),
+    # New York: 2026-11-01 02:00 EDT -> 01:00 EST (06:00Z); 01:00-02:00 twice
+    ("ny-fall-fixed-first-pass-only", CRON_NY, "30 1 * * *", "2026-11-01 05:00",
+     [("2026-11-01 05:30", _H(-4)), ("2026-11-02 06:30", _H(-5))]),
+    ("ny-fall-fixed-start-in-second-pass", CRON_NY, "30 1 * * *", "2026-11-01 06:10",
+     [("2026-11-02 06:30", _H(-5))]),
+    ("ny-fall-fixed-start-in-first-pass-after-slot", CRON_NY, "30 1 * * *", "2026-11-01 05:45",
+     [("2026-11-02 06:30", _H(-5))]),
+    ("ny-fall-wildcard-start-in-second-pass", CRON_NY, "*/30 * * * *", "2026-11-01 06:10",
+     [("2026-11-01 06:30", _H(-5)), ("2026-11-01 07:00", _H(-5))]),
+    ("ny-fall-wildcard-hourly-both-passes", CRON_NY, "0 * * * *", "2026-11-01 04:30",
+     [("2026-11-01 05:00", _H(-4)), ("2026-11-01 06:00", _H(-5)), ("2026-11-01 07:00", _H(-5))]),
+    ("ny-fall-fixed-after-repeat", CRON_NY, "0 2 * * *", "2026-11-01 05:00",
+     [("2026-11-01 07:00", _H(-5))]),
+    # London: spring 2026-03-29 01:00 GMT -> 02:00 BST (01:00Z)
+    ("london-spring-fixed-in-gap", CRON_LONDON, "30 1 * * *", "2026-03-29 00:00",
+     [("2026-03-29 01:00", _H(1)), ("2026-03-30 00:30", _H(1))]),
+    ("london-spring-fixed-three-slots-one-fire", CRON_LONDON, "0,15,45 1 * * *", "2026-03-29 00:00",
+     [("2026-03-29 01:00", _H(1)), ("2026-03-30 00:00", _H(1))]),
+    ("london-spring-wildcard", CRON_LONDON, "10 * * * *", "2026-03-29 00:10",
+     [("2026-03-29 01:10", _H(1))]),
+    ("london-spring-wildcard-skips-day", CRON_LONDON, "* 1 * * *", "2026-03-29 00:00",
+     [("2026-03-30 00:00", _H(1))]),
+    ("london-fall-fixed-first-pass-only", CRON_LONDON, "30 1 * * *", "2026-10-24 23:00",
+     [("2026-10-25 00:30", _H(1)), ("2026-10-26 01:30", _H(0))]),
+    # Berlin: spring 2026-03-29 02:00 CET -> 03:00 CEST (01:00Z)
+    ("berlin-spring-fixed-in-gap", CRON_BERLIN, "30 2 * * *", "2026-03-29 00:00",
+     [("2026-03-29 01:00", _H(2)), ("2026-03-30 00:30", _H(2))]),
+    ("berlin-spring-fixed-two-slots-one-fire", CRON_BERLIN, "0,30 2 * * *", "2026-03-29 00:00",
+     [("2026-03-29 01:00", _H(2)), ("2026-03-30 00:00", _H(2))]),
+    ("berlin-spring-wildcard", CRON_BERLIN, "15 * * * *", "2026-03-29 00:15",
+     [("2026-03-29 01:15", _H(2))]),
+    ("berlin-spring-wildcard-skips-day", CRON_BERLIN, "*/10 2 * * *", "2026-03-29 00:00",
+     [("2026-03-30 00:00", _H(2))]),
+    ("berlin-fall-fixed-first-pass-only", CRON_BERLIN, "30 2 * * *", "2026-10-24 23:00",
+     [("2026-10-25 00:30", _H(2)), ("2026-10-26 01:30", _H(1))]),
+    ("berlin-fall-wildcard-hourly", CRON_BERLIN, "0 * * * *", "2026-10-24 23:30",
+     [("2026-10-25 00:00", _H(2)), ("2026-10-25 01:00", _H(1)), ("2026-10-25 02:00", _H(1))]),
+    # Lord Howe: spring 2026-10-04 02:00 (+10:30) -> 02:30 (+11) at 15:30Z Oct 3
+    ("lordhowe-spring-fixed-in-gap", CRON_LORD_HOWE, "15 2 * * *", "2026-10-03 15:00",
+     [("2026-10-03 15:30", _H(11)), ("2026-10-04 15:15", _H(11))]),
+    ("lordhowe-spring-fixed-three-slots-one-fire", CRON_LORD_HOWE, "0,10,20 2 * * *", "2026-10-03 15:00",
+     [("2026-10-03 15:30", _H(11)), ("2026-10-04 15:00", _H(11))]),
+    ("lordhowe-spring-fixed-gap-and-gap-end", CRON_LORD_HOWE, "0,30 2 * * *", "2026-10-03 15:00",
+     [("2026-10-03 15:30", _H(11)), ("2026-10-04 15:00", _H(11))]),
+    ("lordhowe-spring-wildcard", CRON_LORD_HOWE, "*/20 * * * *", "2026-10-03 15:00",
+     [("2026-10-03 15:10", _H(10, 30)), ("2026-10-03 15:40", _H(11))]),
+    ("lordhowe-spring-wildcard-partial-hour", CRON_LORD_HOWE, "* 2 * * *", "2026-10-03 15:00",
+     [("2026-10-03 15:30", _H(11)), ("2026-10-03 15:31", _H(11))]),
+    # Lord Howe: fall 2026-04-05 02:00 (+11) -> 01:30 (+10:30) at 15:00Z Apr 4
+    ("lordhowe-fall-fixed-first-pass-only", CRON_LORD_HOWE, "45 1 * * *", "2026-04-04 14:00",
+     [("2026-04-04 14:45", _H(11)), ("2026-04-05 15:15", _H(10, 30))]),
+    ("lordhowe-fall-wildcard-both-passes", CRON_LORD_HOWE, "45 * * * *", "2026-04-04 14:00",
+     [("2026-04-04 14:45", _H(11)), ("2026-04-04 15:15", _H(10, 30)), ("2026-04-04 16:15", _H(10, 30))]),
+    # Santiago: spring 2026-09-06 00:00 (-04) -> 01:00 (-03) at 04:00Z (a Sunday)
+    ("santiago-spring-daily-midnight-gap", CRON_SANTIAGO, "@daily", "2026-09-05 12:00",
+     [("2026-09-06 04:00", _H(-3)), ("2026-09-07 03:00", _H(-3))]),
+    ("santiago-spring-sunday-in-gap", CRON_SANTIAGO, "30 0 * * 0", "2026-09-05 12:00",
+     [("2026-09-06 04:00", _H(-3)), ("2026-09-13 03:30", _H(-3))]),
+    ("santiago-spring-dated-in-gap", CRON_SANTIAGO, "15 0 6 9 *", "2026-09-01 00:00",
+     [("2026-09-06 04:00", _H(-3)), ("2027-09-06 03:15", _H(-3))]),
+    ("santiago-spring-wildcard", CRON_SANTIAGO, "0 * * * *", "2026-09-06 02:30",
+     [("2026-09-06 03:00", _H(-4)), ("2026-09-06 04:00", _H(-3)), ("2026-09-06 05:00", _H(-3))]),
+    # Santiago: fall 2026-04-05 00:00 (-03) -> 04-04 23:00 (-04) at 03:00Z
+    ("santiago-fall-daily-once", CRON_SANTIAGO, "@daily", "2026-04-04 12:00",
+     [("2026-04-05 04:00", _H(-4)), ("2026-04-06 04:00", _H(-4))]),
+    ("santiago-fall-fixed-23", CRON_SANTIAGO, "30 23 * * *", "2026-04-04 12:00",
+     [("2026-04-05 02:30", _H(-3)), ("2026-04-06 03:30", _H(-4))]),
+    # Havana: spring 2026-03-08 00:00 (-05) -> 01:00 (-04) at 05:00Z;
+    # fall 2026-11-01 01:00 (-04) -> 00:00 (-05) at 05:00Z
+    ("havana-spring-daily-midnight-gap", CRON_HAVANA, "@daily", "2026-03-07 12:00",
+     [("2026-03-08 05:00", _H(-4)), ("2026-03-09 04:00", _H(-4))]),
+    ("havana-fall-daily-first-pass-only", CRON_HAVANA, "@daily", "2026-10-31 12:00",
+     [("2026-11-01 04:00", _H(-4)), ("2026-11-02 05:00", _H(-5))]),
+]
+
+
+@pytest.mark.parametrize(
+    "zone_name, expr_text, start, expected",
+    [pytest.param(z, e, s, x, id=i) for i, z, e, s, x in CRON_DST_SEQUENCE_CASES],
+)
+def test_cron_dst_sequences(zone_name, expr_text, start, expected):
+    expr = hc.CronExpr(expr_text)
+    t = _cron_utc(start)
+    for want_utc, want_offset in expected:
+        t = expr.next_after(t, zone_name)
+        assert _cron_zone_key(t) == zone_name, t.tzinfo
+        assert (_cron_as_utc(t), t.utcoffset()) == (_cron_utc(want_utc), want_offset)
+
+
+def _cron_chain_until(expr, start_utc, end_utc, tz, limit=5000):
+    """All fires strictly after start_utc and before end_utc, as UTC instants."""
+    fires = []
+    t = start_utc
+    while True:
+        t = _cron_as_utc(expr.next_after(t, tz))
+        if t >= end_utc:
+            return fires
+        fires.append(t)
+        assert len(fires) < limit, "runaway chain"
+
+
+# Repeated wall intervals in 2026, as UTC spans covering both passes.
+CRON_REPEATED_SPANS = {
+    CRON_NY: ("2026-11-01 05:00", "2026-11-01 07:00"),  # 01:00-02:00 twice
+    CRON_LONDON: ("2026-10-25 00:00", "2026-10-25 02:00"),  # 01:00-02:00 twice
+    CRON_BERLIN: ("2026-10-25 00:00", "2026-10-25 02:00"),  # 02:00-03:00 twice
+    CRON_LORD_HOWE: ("2026-04-04 14:30", "2026-04-04 15:30"),  # 01:30-02:00 twice
+    CRON_SANTIAGO: ("2026-04-05 02:00", "2026-04-05 04:00"),  # 04-04 23:00-24:00 twice
+    CRON_HAVANA: ("2026-11-01 04:00", "2026-11-01 06:00"),  # 00:00-01:00 twice
+}
+
+# (zone, expression, fires in the repeated interval, both passes together)
+CRON_REPEATED_COUNTS = [
+    (CRON_NY, "*/30 * * * *", 4),
+    (CRON_NY, "0 * * * *", 2),
+    (CRON_NY, "*/15 1 * * *", 8),
+    (CRON_NY, "30 1 * * *", 1),
+    (CRON_NY, "@daily", 0),
+    (CRON_NY, "@hourly", 2),
+    (CRON_NY, "* * * * *", 120),
+    (CRON_NY, "* 1 * * *", 120),
+    (CRON_NY, "0,30 1 * * *", 2),
+    (CRON_NY, "0 */1 * * *", 2),
+    (CRON_NY, "0 1-2 * * *", 1),
+    (CRON_LONDON, "*/30 * * * *", 4),
+    (CRON_LONDON, "0 * * * *", 2),
+    (CRON_LONDON, "*/15 1 * * *", 8),
+    (CRON_LONDON, "30 1 * * *", 1),
+    (CRON_LONDON, "@daily", 0),
+    (CRON_BERLIN, "*/30 * * * *", 4),
+    (CRON_BERLIN, "0 * * * *", 2),
+    (CRON_BERLIN, "*/15 2 * * *", 8),
+    (CRON_BERLIN, "30 2 * * *", 1),
+    (CRON_BERLIN, "0,20,40 2 * * *", 3),
+    (CRON_BERLIN, "@daily", 0),
+    (CRON_LORD_HOWE, "*/30 * * * *", 2),
+    (CRON_LORD_HOWE, "45 * * * *", 2),
+    (CRON_LORD_HOWE, "0 * * * *", 0),
+    (CRON_LORD_HOWE, "*/15 1 * * *", 4),
+    (CRON_LORD_HOWE, "30 1 * * *", 1),
+    (CRON_LORD_HOWE, "30,45 1 * * *", 2),
+    (CRON_LORD_HOWE, "* * * * *", 60),
+    (CRON_LORD_HOWE, "*/10 * * * *", 6),
+    (CRON_LORD_HOWE, "@daily", 0),
+    (CRON_SANTIAGO, "0 * * * *", 2),
+    (CRON_SANTIAGO, "30 23 * * *", 1),
+    (CRON_SANTIAGO, "* 23 * * *", 120),
+    (CRON_SANTIAGO, "@daily", 0),
+    (CRON_HAVANA, "@daily", 1),
+    (CRON_HAVANA, "0 0 * * 0", 1),
+    (CRON_HAVANA, "0 * * * *", 2),
+    (CRON_HAVANA, "*/30 * * * *", 4),
+    (CRON_HAVANA, "*/15 0 * * *", 8),
+    (CRON_HAVANA, "0,15,30,45 0 * * *", 4),
+]
+
+
+@pytest.mark.parametrize(
+    "zone_name, expr_text, count",
+    [pytest.param(z, e, n, id=f"{z.split('/')[-1]}:{e}") for z, e, n in CRON_REPEATED_COUNTS],
+)
+def test_cron_dst_repeated_interval_counts(zone_name, expr_text, count):
+    lo, hi = (_cron_utc(x) for x in CRON_REPEATED_SPANS[zone_name])
+    fires = _cron_chain_until(hc.CronExpr(expr_text), lo - timedelta(hours=3), hi, zone_name)
+    assert len([f for f in fires if f >= lo]) == count
+
+
+# (zone, local date, expression, fires during that local calendar day)
+CRON_TRANSITION_DAY_COUNTS = [
+    (CRON_NY, "2026-03-08", "*/30 * * * *", 46),
+    (CRON_NY, "2026-03-08", "* * * * *", 1380),
+    (CRON_NY, "2026-03-08", "0,30 2 * * *", 1),
+    (CRON_NY, "2026-03-08", "* 2 * * *", 0),
+    (CRON_NY, "2026-03-08", "@hourly", 23),
+    (CRON_NY, "2026-11-01", "*/30 * * * *", 50),
+    (CRON_NY, "2026-11-01", "@hourly", 25),
+    (CRON_NY, "2026-11-01", "30 1 * * *", 1),
+    (CRON_NY, "2026-11-01", "@daily", 1),
+    (CRON_LONDON, "2026-03-29", "0,15,30,45 1 * * *", 1),
+    (CRON_LONDON, "2026-10-25", "@hourly", 25),
+    (CRON_BERLIN, "2026-03-29", "*/5 2 * * *", 0),
+    (CRON_BERLIN, "2026-03-29", "0-59/5 2 * * *", 1),
+    (CRON_BERLIN, "2026-10-25", "*/5 2 * * *", 24),
+    (CRON_BERLIN, "2026-10-25", "0-59/5 2 * * *", 12),
+    (CRON_LORD_HOWE, "2026-10-04", "*/30 * * * *", 47),
+    (CRON_LORD_HOWE, "2026-10-04", "0,15 2 * * *", 1),
+    (CRON_LORD_HOWE, "2026-04-05", "*/30 * * * *", 49),
+    (CRON_LORD_HOWE, "2026-04-05", "0-59/15 1 * * *", 4),
+    (CRON_LORD_HOWE, "2026-04-05", "*/15 1 * * *", 6),
+]
+
+
+@pytest.mark.parametrize(
+    "zone_name, day, expr_text, count",
+    [pytest.param(z, d, e, n, id=f"{z.split('/')[-1]}:{d}:{e}") for z, d, e, n in CRON_TRANSITION_DAY_COUNTS],
+)
+def test_cron_dst_transition_day_counts(zone_name, day, expr_text, count):
+    zone = ZoneInfo(zone_name)
+    lo = _cron_as_utc(_cron_dt(day, zone))
+    hi = _cron_as_utc(_cron_dt(day, zone) + timedelta(days=1))
+    fires = _cron_chain_until(hc.CronExpr(expr_text), lo - timedelta(minutes=1), hi, zone_name)
+    assert len(fires) == count
+
+
+def test_cron_tz_argument_forms_agree():
+    expr = hc.CronExpr("30 2 * * *")
+    zone = ZoneInfo(CRON_NY)
+    start_utc = _cron_utc("2026-03-08 06:00")  # 01:00 EST
+    want = _cron_utc("2026-03-08 07:00")
+    results = [
+        expr.next_after(start_utc, CRON_NY),  # aware instant, tz as string
+        expr.next_after(start_utc, zone),  # aware instant, tz as ZoneInfo
+        expr.next_after(start_utc.astimezone(zone)),  # aware in zone, tz None
+        expr.next_after(_cron_dt("2026-03-08 01:00"), CRON_NY),  # naive wall time
+        expr.next_after(_cron_dt("2026-03-08 01:00"), zone),
+        expr.next_after(start_utc.astimezone(timezone(_H(9))), zone),  # other zone
+    ]
+    for got in results:
+        assert _cron_as_utc(got) == want
+        assert got.utcoffset() == _H(-4)
+        assert _cron_zone_key(got) == CRON_NY
+
+
+def test_cron_naive_is_wall_time_in_tz():
+    expr = hc.CronExpr("0 9 * * *")
+    # naive 08:00 in New York is 13:00Z -> 09:00 EDT the same day
+    got = expr.next_after(_cron_dt("2026-06-01 08:00"), CRON_NY)
+    assert _cron_as_utc(got) == _cron_utc("2026-06-01 13:00")
+    # naive 10:00 in New York -> tomorrow 09:00 EDT
+    got = expr.next_after(_cron_dt("2026-06-01 10:00"), CRON_NY)
+    assert _cron_as_utc(got) == _cron_utc("2026-06-02 13:00")
+    # naive with tz=None is UTC: 10:00Z -> 09:00Z tomorrow
+    got = expr.next_after(_cron_dt("2026-06-01 10:00"))
+    assert _cron_as_utc(got) == _cron_utc("2026-06-02 09:00")
+
+
+def test_cron_aware_dt_uses_own_zone_when_tz_none():
+    expr = hc.CronExpr("0 9 * * *")
+    plus_0530 = timezone(_H(5, 30))
+    start = _cron_dt("2026-01-01 08:30", plus_0530)  # 03:00Z
+    got = expr.next_after(start)
+    assert got.tzinfo == plus_0530
+    assert got == _cron_dt("2026-01-01 09:00", plus_0530)
+    assert _cron_as_utc(got) == _cron_utc("2026-01-01 03:30")
+    ny = ZoneInfo(CRON_NY)
+    got = expr.next_after(_cron_dt("2026-01-05 10:00", ny))
+    assert _cron_zone_key(got) == CRON_NY
+    assert _cron_as_utc(got) == _cron_utc("2026-01-06 14:00")
+
+
+def test_cron_result_is_in_requested_zone():
+    expr = hc.CronExpr("*/7 * * * *")
+    start = _cron_utc("2026-05-05 12:00")
+    for name in (CRON_NY, CRON_LONDON, CRON_BERLIN, CRON_LORD_HOWE, "Asia/Kolkata", "UTC"):
+        got = expr.next_after(start, name)
+        if name == "UTC":  # ZoneInfo("UTC") or datetime.timezone.utc
+            assert _cron_zone_key(got) in ("UTC", None) and got.utcoffset() == timedelta(0)
+        else:
+            assert _cron_zone_key(got) == name
+        assert _cron_as_utc(got) > start
+        assert (got.second, got.microsecond) == (0, 0)
+        assert got.minute % 7 == 0
+    got = expr.next_after(_cron_dt("2026-05-05 12:00"))
+    assert got.utcoffset() == timedelta(0)
+
+
+def test_cron_cron_tz_prefix_wins():
+    expr = hc.CronExpr("CRON_TZ=America/New_York 30 2 * * *")
+    assert expr.expr == "CRON_TZ=America/New_York 30 2 * * *"
+    start = _cron_utc("2026-03-08 05:00")
+    for tz in (None, "Europe/Berlin", ZoneInfo("Asia/Tokyo"), "UTC"):
+        got = expr.next_after(start, tz)
+        assert _cron_as_utc(got) == _cron_utc("2026-03-08 07:00")
+        assert _cron_zone_key(got) == CRON_NY
+        assert got.utcoffset() == _H(-4)
+    # a naive dt is a wall time in the effective (CRON_TZ) zone
+    tokyo = hc.CronExpr("CRON_TZ=Asia/Tokyo 0 9 * * *")
+    got = tokyo.next_after(_cron_dt("2026-06-01 10:00"), "UTC")
+    assert _cron_as_utc(got) == _cron_utc("2026-06-02 00:00")
+    assert tokyo.matches(_cron_utc("2026-06-02 00:00"), "UTC")
+    assert not tokyo.matches(_cron_utc("2026-06-02 09:00"), "UTC")
+
+
+# -- 3. matches() and .wildcard -----------------------------------------------
+# (id, expression, dt (naive unless tz given), tz for dt, tz argument, expected)
+CRON_MATCH_CASES = [
+    ("exact-minute", "30 2 * * *", "2026-01-01 02:30", None, None, True),
+    ("seconds-ignored", "30 2 * * *", "2026-01-01 02:30:59.999999", None, None, True),
+    ("next-minute", "30 2 * * *", "2026-01-01 02:31", None, None, False),
+    ("aware-utc", "30 2 * * *", "2026-01-01 02:30", _CRON_UTC, None, True),
+    ("tz-wall-clock", "0 9 * * 1-5", "2026-01-05 14:00", _CRON_UTC, CRON_NY, True),
+    ("tz-none-utc", "0 9 * * 1-5", "2026-01-05 14:00", _CRON_UTC, None, False),
+    ("aware-own-zone", "0 9 * * 1-5", "2026-01-05 09:00", ZoneInfo(CRON_NY), None, True),
+    ("naive-in-tz", "0 9 * * 1-5", "2026-01-05 09:00", None, CRON_NY, True),
+    ("weekend-no", "0 9 * * 1-5", "2026-01-03 09:00", None, None, False),
+    ("spring-gap-no-special-case", "30 2 * * *", "2026-03-08 07:00", _CRON_UTC, CRON_NY, False),
+    ("spring-gap-end-wall-clock", "0 3 * * *", "2026-03-08 07:00", _CRON_UTC, CRON_NY, True),
+    ("fall-first-pass", "30 1 * * *", "2026-11-01 05:30", _CRON_UTC, CRON_NY, True),
+    ("fall-second-pass", "30 1 * * *", "2026-11-01 06:30", _CRON_UTC, CRON_NY, True),
+    ("L-leap", "0 0 L * *", "2028-02-29 00:00", None, None, True),
+    ("L-feb-28", "0 0 L * *", "2026-02-28 00:00", None, None, True),
+    ("L-not-last", "0 0 L * *", "2026-02-27 00:00", None, None, False),
+    ("15W-friday", "0 0 15W * *", "2026-08-14 00:00", None, None, True),
+    ("15W-saturday-no", "0 0 15W * *", "2026-08-15 00:00", None, None, False),
+    ("1W-monday-3rd", "0 0 1W * *", "2026-08-03 00:00", None, None, True),
+    ("LW-friday", "0 0 LW * *", "2026-05-29 00:00", None, None, True),
+    ("LW-sunday-no", "0 0 LW * *", "2026-05-31 00:00", None, None, False),
+    ("hash-5-5", "0 0 * * 5#5", "2026-01-30 00:00", None, None, True),
+    ("hash-5-4-no", "0 0 * * 5#5", "2026-01-23 00:00", None, None, False),
+    ("last-friday", "0 0 * * 5L", "2026-01-30 00:00", None, None, True),
+    ("last-friday-no", "0 0 * * 5L", "2026-01-23 00:00", None, None, False),
+    ("or-monday", "0 0 1,15 * 1", "2026-01-05 00:00", None, None, True),
+    ("or-15th", "0 0 1,15 * 1", "2026-01-15 00:00", None, None, True),
+    ("or-neither", "0 0 1,15 * 1", "2026-01-06 00:00", None, None, False),
+    ("and-even-monday-no", "0 0 */2 * 1", "2026-01-12 00:00", None, None, False),
+    ("and-odd-monday", "0 0 */2 * 1", "2026-01-05 00:00", None, None, True),
+    ("and-odd-not-monday", "0 0 */2 * 1", "2026-01-07 00:00", None, None, False),
+    ("star-step-dom-even-day", "0 0 */2 * *", "2026-04-30 00:00", None, None, False),
+    ("star-step-dom-odd-day", "0 0 */2 * *", "2026-04-29 00:00", None, None, True),
+    ("star-step-dow-friday", "0 0 * * */2", "2026-01-02 00:00", None, None, False),
+    ("star-step-dow-saturday", "0 0 * * */2", "2026-01-03 00:00", None, None, True),
+    ("dow-7-sunday", "0 0 * * 7", "2026-01-04 00:00", None, None, True),
+    ("names", "0 0 * jan-MAR Mon", "2026-03-02 00:00", None, None, True),
+    ("macro-weekly", "@weekly", "2026-01-04 00:00", None, None, True),
+    ("macro-weekly-no", "@weekly", "2026-01-05 00:00", None, None, False),
+]
+
+
+@pytest.mark.parametrize(
+    "expr_text, when, dt_tz, tz, expected",
+    [pytest.param(e, w, d, t, x, id=i) for i, e, w, d, t, x in CRON_MATCH_CASES],
+)
+def test_cron_matches(expr_text, when, dt_tz, tz, expected):
+    assert hc.CronExpr(expr_text).matches(_cron_dt(when, dt_tz), tz) is expected
+
+
+# (expression, wildcard?)
+CRON_WILDCARD_CASES = [
+    ("* * * * *", True),
+    ("*/30 * * * *", True),
+    ("0 * * * *", True),
+    ("0 */2 * * *", True),
+    ("*/15 1 * * *", True),
+    ("* 2 * * *", True),
+    ("@hourly", True),
+    ("30 1 * * *", False),
+    ("0,30 2 * * *", False),
+    ("0-59 0-23 * * *", False),
+    ("0 0 * * *", False),
+    ("5/15 1 * * *", False),
+    ("0 0 */2 * *", False),
+    ("0 0 * * */2", False),
+    ("@daily", False),
+    ("@midnight", False),
+    ("@weekly", False),
+    ("@monthly", False),
+    ("@yearly", False),
+    ("@annually", False),
+    ("CRON_TZ=Europe/Berlin */5 * * * *", True),
+    ("CRON_TZ=Europe/Berlin 5 4 * * *", False),
+]
+
+
+@pytest.mark.parametrize("expr_text, wildcard", CRON_WILDCARD_CASES, ids=[e for e, _ in CRON_WILDCARD_CASES])
+def test_cron_wildcard_attribute_and_expr(expr_text, wildcard):
+    expr = hc.CronExpr(expr_text)
+    assert expr.wildcard is wildcard
+    assert expr.expr == expr_text
+
+
+# -- 4. syntax errors and impossible expressions ------------------------------
+def test_cron_syntax_error_hierarchy():
+    assert issubclass(hc.CronSyntaxError, hc.HermesCronError)
+    assert issubclass(hc.CronSyntaxError, ValueError)
+
+
+# (id, expression, field name the message must mention, or None)
+CRON_SYNTAX_ERROR_CASES = [
+    ("minute-60", "60 * * * *", "minute"),
+    ("minute-range-to-60", "0-60 * * * *", "minute"),
+    ("minute-negative", "-1 * * * *", "minute"),
+    ("minute-reversed-range", "5-1 * * * *", "minute"),
+    ("minute-zero-step", "*/0 * * * *", "minute"),
+    ("minute-range-zero-step", "1-10/0 * * * *", "minute"),
+    ("minute-dangling-dash", "1- * * * *", "minute"),
+    ("minute-letter", "a * * * *", "minute"),
+    ("minute-dangling-slash", "*/ * * * *", "minute"),
+    ("minute-empty-list-item", "1,,2 * * * *", "minute"),
+    ("minute-trailing-comma", "1,2, * * * *", "minute"),
+    ("minute-L", "L * * * *", "minute"),
+    ("minute-question", "? * * * *", "minute"),
+    ("minute-decimal", "1.5 * * * *", "minute"),
+    ("hour-24", "* 24 * * *", "hour"),
+    ("hour-L", "* L * * *", "hour"),
+    ("hour-question", "* ? * * *", "hour"),
+    ("hour-reversed", "* 23-1 * * *", "hour"),
+    ("dom-0", "* * 0 * *", "day-of-month"),
+    ("dom-32", "* * 32 * *", "day-of-month"),
+    ("dom-range-to-32", "* * 31-32 * *", "day-of-month"),
+    ("dom-hash", "* * 1#2 * *", "day-of-month"),
+    ("dom-32W", "* * 32W * *", "day-of-month"),
+    ("dom-0W", "* * 0W * *", "day-of-month"),
+    ("dom-name", "* * mon * *", "day-of-month"),
+    ("month-0", "* * * 0 *", "month"),
+    ("month-13", "* * * 13 *", "month"),
+    ("month-L", "* * * L *", "month"),
+    ("month-question", "* * * ? *", "month"),
+    ("month-dow-name", "* * * mon *", "month"),
+    ("month-bad-name", "* * * janu *", "month"),
+    ("month-reversed-names", "* * * dec-jan *", "month"),
+    ("dow-8", "* * * * 8", "day-of-week"),
+    ("dow-range-to-8", "* * * * 7-8", "day-of-week"),
+    ("dow-reversed-names", "* * * * fri-mon", "day-of-week"),
+    ("dow-W", "* * * * 1W", "day-of-week"),
+    ("dow-hash-6", "* * * * 1#6", "day-of-week"),
+    ("dow-hash-0", "* * * * 1#0", "day-of-week"),
+    ("dow-hash-day-8", "* * * * 8#1", "day-of-week"),
+    ("dow-8L", "* * * * 8L", "day-of-week"),
+    ("dow-month-name", "* * * * jan", "day-of-week"),
+    ("dow-bad-name", "* * * * foo", "day-of-week"),
+    ("four-fields", "* * * *", None),
+    ("six-fields", "* * * * * *", None),
+    ("empty", "", None),
+    ("blank", "   ", None),
+    ("unknown-macro", "@fortnightly", None),
+    ("cron-tz-without-fields", "CRON_TZ=America/New_York", None),
+    ("cron-tz-four-fields", "CRON_TZ=America/New_York * * * *", None),
+]
+
+
+@pytest.mark.parametrize(
+    "expr_text, field",
+    [pytest.param(e, f, id=i) for i, e, f in CRON_SYNTAX_ERROR_CASES],
+)
+def test_cron_syntax_errors(expr_text, field):
+    with pytest.raises(hc.CronSyntaxError) as info:
+        hc.CronExpr(expr_text)
+    assert isinstance(info.value, ValueError)
+    if field is not None:
+        assert field in str(info.value).lower()
+
+
+# Expressions that can never fire must raise on construction (and quickly).
+CRON_IMPOSSIBLE_CASES = [
+    "0 0 30 2 *",
+    "0 0 31 2 *",
+    "0 0 30,31 2 *",
+    "0 0 30 feb ?",
+    "0 0 31 4,6,9,11 *",
+    "0 0 31 apr *",
+    "0 0 31W 4,6,9,11 *",
+    "0 0 30W 2 *",
+    "CRON_TZ=Europe/Berlin 0 0 30 2 *",
+]
+
+# Day-of-month AND day-of-week (a star in one field) that never coincide.
+CRON_IMPOSSIBLE_AND_CASES = [
+    "0 0 */31 * 1#2",  # the 1st AND the second Monday (8th-14th)
+    "0 0 */31 * 5L",  # the 1st AND the last Friday (22nd or later)
+]
+
+
+@pytest.mark.parametrize("expr_text", CRON_IMPOSSIBLE_CASES + CRON_IMPOSSIBLE_AND_CASES)
+def test_cron_impossible_expressions_raise_quickly(expr_text):
+    started = time.monotonic()
+    with pytest.raises(hc.CronSyntaxError):
+        hc.CronExpr(expr_text)
+    assert time.monotonic() - started < 2.0
+
+
+# Sparse but possible: must construct, and next_after must answer quickly.
+CRON_RARE_CASES = [
+    ("0 0 29 2 *", "2029-03-01 00:00", "2032-02-29 00:00"),
+    ("0 0 29 2 */7", "2032-03-01 00:00", "2060-02-29 00:00"),
+    ("0 0 * 2 1#5", "2044-03-01 00:00", "2072-02-29 00:00"),
+    ("0 0 ? feb 5#5", "2026-01-01 00:00", "2036-02-29 00:00"),
+    ("0 0 29W 2 *", "2026-01-01 00:00", "2028-02-29 00:00"),
+    ("0 0 L 2 *", "2026-03-01 00:00", "2027-02-28 00:00"),
+    ("0 0 31 1-3 *", "2026-04-01 00:00", "2027-01-31 00:00"),
+    ("0 0 */30 2 *", "2026-03-01 00:00", "2027-02-01 00:00"),
+]
+
+
+@pytest.mark.parametrize("expr_text, start, expected", CRON_RARE_CASES, ids=[c[0] for c in CRON_RARE_CASES])
+def test_cron_rare_but_possible(expr_text, start, expected):
+    started = time.monotonic()
+    got = hc.CronExpr(expr_text).next_after(_cron_dt(start))
+    assert time.monotonic() - started < 2.0
+    assert _cron_as_utc(got) == _cron_utc(expected)
+
+
+# -- 5. randomized cross-check against a simple reference ---------------------
+_CRON_REF_MONTH_NAMES = {n: i + 1 for i, n in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
+_CRON_REF_DOW_NAMES = {n: i for i, n in enumerate("sun mon tue wed thu fri sat".split())}
+_CRON_REF_MACROS = {
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+    "@monthly": "0 0 1 * *",
+    "@weekly": "0 0 * * 0",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@hourly": "0 * * * *",
+}
+
+
+def _cron_ref_value(token, names):
+    token = token.lower()
+    return names[token] if token in names else int(token)
+
+
+def _cron_ref_set(text, lo, hi, names=None):
+    """Numbers, names, lists, ranges, steps, '*' and '?'."""
+    names = names or {}
+    values = set()
+    for part in text.split(","):
+        base, slash, step = part.partition("/")
+        step = int(step) if slash else 1
+        if base in ("*", "?"):
+            first, last = lo, hi
+        elif "-" in base:
+            first, last = (_cron_ref_value(x, names) for x in base.split("-"))
+        else:
+            first = _cron_ref_value(base, names)
+            last = hi if slash else first
+        values.update(range(first, last + 1, step))
+    return values
+
+
+def _cron_ref_last_day(y, m):
+    return calendar.monthrange(y, m)[1]
+
+
+def _cron_ref_nearest_weekday(y, m, day):
+    last = _cron_ref_last_day(y, m)
+    if day > last:
+        return None
+    wd = date(y, m, day).weekday()  # Monday=0 .. Sunday=6
+    if wd == 5:  # Saturday
+        return day - 1 if day > 1 else day + 2
+    if wd == 6:  # Sunday
+        return day + 1 if day < last else day - 2
+    return day
+
+
+def _cron_ref_dom_pred(text):
+    if text == "L":
+        return lambda d: d.day == _cron_ref_last_day(d.year, d.month)
+    if text == "LW":
+        return lambda d: d.day == _cron_ref_nearest_weekday(d.year, d.month, _cron_ref_last_day(d.year, d.month))
+    if text.endswith("W"):
+        n = int(text[:-1])
+        return lambda d: d.day == _cron_ref_nearest_weekday(d.year, d.month, n)
+    days = _cron_ref_set(text, 1, 31)
+    return lambda d: d.day in days
+
+
+def _cron_ref_cron_dow(d):
+    return (d.weekday() + 1) % 7  # Sunday=0
+
+
+def _cron_ref_dow_pred(text):
+    if "#" in text:
+        n, k = text.split("#")
+        n, k = _cron_ref_value(n, _CRON_REF_DOW_NAMES) % 7, int(k)
+        return lambda d: _cron_ref_cron_dow(d) == n and (d.day - 1) // 7 + 1 == k
+    if text.endswith("L"):
+        n = _cron_ref_value(text[:-1], _CRON_REF_DOW_NAMES) % 7
+        return lambda d: _cron_ref_cron_dow(d) == n and d.day + 7 > _cron_ref_last_day(d.year, d.month)
+    days = {v % 7 for v in _cron_ref_set(text, 0, 7, _CRON_REF_DOW_NAMES)}
+    return lambda d: _cron_ref_cron_dow(d) in days
+
+
+class _CronRef:
+    """Deliberately simple reference: per-field sets + the cron star rule."""
+
+    def __init__(self, text):
+        text = _CRON_REF_MACROS.get(text, text)
+        minute, hour, dom, month, dow = text.split()
+        self.wildcard = minute.startswith("*") or hour.startswith("*")
+        self.minutes = sorted(_cron_ref_set(minute, 0, 59))
+        self.hours = sorted(_cron_ref_set(hour, 0, 23))
+        self.months = _cron_ref_set(month, 1, 12, _CRON_REF_MONTH_NAMES)
+        self.dom = _cron_ref_dom_pred(dom)
+        self.dow = _cron_ref_dow_pred(dow)
+        self.either = not (dom[0] in "*?" or dow[0] in "*?")
+        self._day_cache = {}
+
+    def day_ok(self, d):
+        ok = self._day_cache.get(d)
+        if ok is None:
+            if d.month not in self.months:
+                ok = False
+            elif self.either:
+                ok = self.dom(d) or self.dow(d)
+            else:
+                ok = self.dom(d) and self.dow(d)
+            self._day_cache[d] = ok
+        return ok
+
+    def matches_wall(self, wall):
+        return wall.minute in self.minutes and wall.hour in self.hours and self.day_ok(wall.date())
+
+    def next_wall(self, wall, until_day):
+        """First wall minute strictly after naive `wall`, on days <= until_day."""
+        d = wall.date()
+        while d <= until_day:
+            if self.day_ok(d):
+                for h in self.hours:
+                    for m in self.minutes:
+                        cand = datetime(d.year, d.month, d.day, h, m)
+                        if cand > wall:
+                            return cand
+            d += timedelta(days=1)
+        return None
+
+    def ever_matches(self, start_year=2000):
+        """Whole 400-year Gregorian cycle (weekdays repeat exactly)."""
+        d, end = date(start_year, 1, 1), date(start_year + 400, 1, 1)
+        while d < end:
+            if self.day_ok(d):
+                return True
+            d += timedelta(days=1)
+        return False
+
+
+@pytest.mark.parametrize(
+    "expr_text, start, expected",
+    [pytest.param(e, s, x, id=i) for i, e, s, x in CRON_NEXT_UTC_CASES],
+)
+def test_cron_reference_agrees_with_table(expr_text, start, expected):
+    """Self-check of the reference used by the randomized test below."""
+    ref = _CronRef(expr_text)
+    want = _cron_dt(expected)
+    assert ref.next_wall(_cron_dt(start), want.date()) == want
+
+
+def _cron_rand_field(rng, lo, hi, star_weight=3):
+    """A random valid list/range/step/star field over [lo, hi]."""
+    kind = rng.choice(["*"] * star_weight + ["*/", "n", "list", "range", "range/", "n/"])
+    span = hi - lo
+    if kind == "*":
+        return "*"
+    if kind == "*/":
+        return f"*/{rng.randint(1, max(1, span // 2))}"
+    if kind == "n":
+        return str(rng.randint(lo, hi))
+    if kind == "list":
+        return ",".join(str(v) for v in rng.sample(range(lo, hi + 1), rng.randint(2, 4)))
+    a = rng.randint(lo, hi)
+    b = rng.randint(a, hi)
+    if kind == "range":
+        return f"{a}-{b}"
+    step = rng.randint(1, max(1, (b - a) or 1))
+    if kind == "range/":
+        return f"{a}-{b}/{step}"
+    return f"{a}/{rng.randint(1, max(1, span // 2))}"
+
+
+def _cron_rand_expr(rng):
+    minute = _cron_rand_field(rng, 0, 59, star_weight=2)
+    hour = _cron_rand_field(rng, 0, 23, star_weight=2)
+    dom = rng.choice(
+        ["*"] * 6
+        + ["?", "L", "LW", f"{rng.randint(1, 31)}W"]
+        + [_cron_rand_field(rng, 1, 28, 0), _cron_rand_field(rng, 1, 31, 0)]
+    )
+    month_names = list(_CRON_REF_MONTH_NAMES)
+    month = rng.choice(
+        ["*"] * 5
+        + [
+            _cron_rand_field(rng, 1, 12, 0),
+            rng.choice(month_names).title(),
+            "-".join(sorted(rng.sample(month_names, 2), key=month_names.index)).upper(),
+        ]
+    )
+    dow_names = list(_CRON_REF_DOW_NAMES)
+    dow = rng.choice(
+        ["*"] * 6
+        + [
+            "?",
+            _cron_rand_field(rng, 0, 7, 0),
+            rng.choice(dow_names),
+            "-".join(sorted(rng.sample(dow_names, 2), key=dow_names.index)).title(),
+            f"{rng.randint(0, 7)}#{rng.randint(1, 5)}",
+            f"{rng.randint(0, 7)}L",
+        ]
+    )
+    if dom == "?" and dow == "?":
+        dow = "*"
+    return f"{minute} {hour} {dom} {month} {dow}"
+
+
+def _cron_random_cases():
+    rng = random.Random(20260308)
+    exprs = [_cron_rand_expr(rng) for _ in range(300)]
+    utc_starts = [
+        datetime(2024, 1, 1, tzinfo=_CRON_UTC)
+        + timedelta(minutes=rng.randrange(4 * 365 * 1440), seconds=rng.randrange(60))
+        for _ in range(3 * len(exprs))
+    ]
+    # Berlin windows free of DST changes: (start range lo, hi, scan until day)
+    windows = [
+        (datetime(2026, 4, 1, tzinfo=_CRON_UTC), datetime(2026, 8, 1, tzinfo=_CRON_UTC), date(2026, 10, 23)),
+        (datetime(2026, 10, 27, tzinfo=_CRON_UTC), datetime(2027, 1, 1, tzinfo=_CRON_UTC), date(2027, 3, 26)),
+    ]
+    berlin_starts = []
+    for _ in range(2 * len(exprs)):
+        lo, hi, until = rng.choice(windows)
+        span = int((hi - lo).total_seconds())
+        berlin_starts.append((lo + timedelta(seconds=rng.randrange(span)), until))
+    return exprs, utc_starts, berlin_starts
+
+
+CRON_RANDOM_EXPRS, CRON_RANDOM_UTC_STARTS, CRON_RANDOM_BERLIN_STARTS = _cron_random_cases()
+
+
+def test_cron_randomized_against_reference():
+    berlin = ZoneInfo(CRON_BERLIN)
+    compared = skipped = impossible = 0
+    failures = []
+    for i, text in enumerate(CRON_RANDOM_EXPRS):
+        ref = _CronRef(text)
+        try:
+            expr = hc.CronExpr(text)
+        except hc.CronSyntaxError:
+            impossible += 1
+            if ref.ever_matches():
+                failures.append((text, "rejected but can fire"))
+            continue
+        if expr.wildcard != ref.wildcard:
+            failures.append((text, "wildcard", expr.wildcard))
+        # UTC: 3 starts, scan horizon 400 days
+        for start in CRON_RANDOM_UTC_STARTS[3 * i: 3 * i + 3]:
+            wall = start.replace(tzinfo=None)
+            horizon = wall.date() + timedelta(days=400)
+            want = ref.next_wall(wall, horizon)
+            got = _cron_as_utc(expr.next_after(start))
+            if want is None:
+                skipped += 1
+                if not (got.date() > horizon and ref.matches_wall(got.replace(tzinfo=None))):
+                    failures.append((text, start, "beyond horizon", got))
+                continue
+            compared += 1
+            if got != want.replace(tzinfo=_CRON_UTC):
+                failures.append((text, start, want, got))
+                continue
+            # matches() agrees with the reference at and just before the fire
+            before = got - timedelta(minutes=1)
+            if not expr.matches(got) or expr.matches(before) != ref.matches_wall(before.replace(tzinfo=None)):
+                failures.append((text, "matches", got))
+        # Europe/Berlin, away from DST changes
+        for start, until in CRON_RANDOM_BERLIN_STARTS[2 * i: 2 * i + 2]:
+            wall = start.astimezone(berlin).replace(tzinfo=None)
+            want = ref.next_wall(wall, until)
+            if want is None:
+                skipped += 1
+                continue
+            compared += 1
+            got = expr.next_after(start, berlin)
+            if _cron_as_utc(got) != _cron_as_utc(want.replace(tzinfo=berlin)) or _cron_zone_key(got) != CRON_BERLIN:
+                failures.append((text, start, CRON_BERLIN, want, got))
+            elif not expr.matches(_cron_as_utc(got), CRON_BERLIN):
+                failures.append((text, "matches", CRON_BERLIN, got))
+    assert not failures, failures[:10]
+    assert impossible <= len(CRON_RANDOM_EXPRS) // 10
+    assert compared >= 1000
+    assert skipped <= compared // 5, (skipped, compared)
+
+
+# -- 6. randomized DST check against a minute-by-minute cronie simulation -----
+def _cron_cronie_tick_fires(ref, zone, start_utc, end_utc):
+    """Simulate cronie minute by minute in real time (UTC) over (start, end).
+
+    Wall clock moves +1 minute: run jobs matching the wall time.  Wall clock
+    jumps forward (gap): wildcard jobs run if the new wall time matches;
+    fixed-time jobs run once if any skipped wall minute, or the new one,
+    matches.  Wall clock goes back (repeat): only wildcard jobs run, until
+    the wall clock passes the latest wall time already seen.
+    """
+    fires = []
+    seen = start_utc.astimezone(zone).replace(tzinfo=None, second=0, microsecond=0)
+    t = start_utc.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    while t < end_utc:
+        wall = t.astimezone(zone).replace(tzinfo=None)
+        if wall <= seen:
+            fire = ref.wildcard and ref.matches_wall(wall)
+        elif wall == seen + timedelta(minutes=1) or ref.wildcard:
+            fire = ref.matches_wall(wall)
+        else:
+            skipped = seen + timedelta(minutes=1)
+            fire = False
+            while skipped <= wall and not fire:
+                fire = ref.matches_wall(skipped)
+                skipped += timedelta(minutes=1)
+        if wall > seen:
+            seen = wall
+        if fire:
+            fires.append(t)
+        t += timedelta(minutes=1)
+    return fires
+
+
+def _cron_rand_dst_expr(rng, hours):
+    """Random expression whose hour field is likely to hit the given hours."""
+    minute = _cron_rand_field(rng, 0, 59, star_weight=2)
+    near = sorted({h % 24 for h in hours})
+    hour = rng.choice([
+        "*", f"*/{rng.randint(1, 6)}", str(rng.choice(near)),
+        ",".join(str(h) for h in rng.sample(near, rng.randint(1, len(near)))),
+        f"{near[0]}-{near[-1]}", f"{near[0]}/{rng.randint(1, 3)}",
+    ])
+    return f"{minute} {hour} * * *"
+
+
+def _cron_dst_random_cases():
+    rng = random.Random(1103)
+    cases = []
+    for zone_name, rows in CRON_DST_TRANSITIONS_2026.items():
+        zone = ZoneInfo(zone_name)
+        for when, _, _ in rows:
+            t = _cron_utc(when)
+            wall_hours = [(t + timedelta(hours=k)).astimezone(zone).hour for k in (-1, 0, 1)]
+            for _ in range(7):
+                cases.append((zone_name, when, _cron_rand_dst_expr(rng, wall_hours)))
+    return cases
+
+
+CRON_DST_RANDOM_CASES = _cron_dst_random_cases()
+
+
+def test_cron_dst_randomized_against_cronie_simulation():
+    failures = []
+    for zone_name, when, text in CRON_DST_RANDOM_CASES:
+        zone = ZoneInfo(zone_name)
+        lo, hi = _cron_utc(when) - timedelta(hours=2), _cron_utc(when) + timedelta(hours=2)
+        want = _cron_cronie_tick_fires(_CronRef(text), zone, lo, hi)
+        got = _cron_chain_until(hc.CronExpr(text), lo, hi, zone_name)
+        if got != want:
+            failures.append((zone_name, when, text, sorted(set(got) ^ set(want))[:4]))
+    assert not failures, failures[:10]
+
+
+# (zone, expression): invariants checked every 10 minutes across both 2026
+# transition days.
+CRON_DST_SWEEP_EXPRS = ["*/10 * * * *", "0 2 * * *", "30 1 * * *", "*/20 0-3 * * *", "@daily", "45 23 * * *"]
+
+
+@pytest.mark.parametrize("zone_name", list(CRON_DST_TRANSITIONS_2026))
+def test_cron_dst_sweep_invariants(zone_name):
+    zone = ZoneInfo(zone_name)
+    for text in CRON_DST_SWEEP_EXPRS:
+        expr = hc.CronExpr(text)
+        for when, _, _ in CRON_DST_TRANSITIONS_2026[zone_name]:
+            centre = _cron_utc(when)
+            for k in range(-18 * 6, 18 * 6):
+                start = centre + timedelta(minutes=10 * k, seconds=7)
+                got = expr.next_after(start, zone)
+                got_utc = _cron_as_utc(got)
+                assert got_utc > start and (got.second, got.microsecond) == (0, 0)
+                at_gap_end = (got_utc - timedelta(minutes=1)).astimezone(zone).utcoffset() < got.utcoffset()
+                assert expr.matches(got_utc, zone) or (at_gap_end and not expr.wildcard), (text, start, got)
+                # every instant between start and the fire has the same answer
+                mid = start + (got_utc - start) / 2
+                assert _cron_as_utc(expr.next_after(mid, zone)) == got_utc, (text, start, mid)
+
+
+@pytest.mark.parametrize(
+    "zone_name, expr_text, count",
+    [pytest.param(z, e, n, id=f"{z.split('/')[-1]}:{e}") for z, e, n in CRON_REPEATED_COUNTS],
+)
+def test_cron_cronie_simulation_agrees_with_count_table(zone_name, expr_text, count):
+    """Self-check of the simulation used by the randomized DST test."""
+    lo, hi = (_cron_utc(x) for x in CRON_REPEATED_SPANS[zone_name])
+    fires = _cron_cronie_tick_fires(_CronRef(expr_text), ZoneInfo(zone_name), lo - timedelta(hours=3), hi)
+    assert len([f for f in fires if f >= lo]) == count
 
 
 # ---- 6. schedules ------------------------------------------------------------------
