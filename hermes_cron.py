@@ -28,12 +28,14 @@ on the first write, never by a command that only reads.
 
 Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
 
-     1. Imports                     7. Configuration
-     2. Constants                   8. Jobs
-     3. Exceptions                  9. Job store
-     4. Time, zones and files      10. Cron home
-     5. Cron expressions           11. Command line
-     6. Schedules
+     1. Imports                     9. Job store
+     2. Constants                  10. Redaction
+     3. Exceptions                 11. Executions ledger
+     4. Time, zones and files      12. Running a job
+     5. Cron expressions           13. Tick
+     6. Schedules                  14. Cron home
+     7. Configuration              15. Command line
+     8. Jobs
 """
 
 # =============================================================================
@@ -50,6 +52,7 @@ from datetime import date, datetime, timedelta, timezone
 __version__ = "0.1.0"
 
 __all__ = [
+    "BusyError",
     "CronExpr",
     "CronHome",
     "CronSyntaxError",
@@ -61,6 +64,7 @@ __all__ = [
     "main",
     "parse_iso",
     "parse_schedule",
+    "redact",
 ]
 
 # =============================================================================
@@ -177,10 +181,14 @@ class JobNotFoundError(HermesCronError, LookupError):
     exit_code = EXIT_NOT_FOUND
 
 
-class StoreLockedError(HermesCronError, TimeoutError):
-    """The store's lock could not be taken in time (exit 4)."""
+class BusyError(HermesCronError, TimeoutError):
+    """Something is busy: a lock was not free in time, or the job is running (exit 4)."""
 
     exit_code = EXIT_BUSY
+
+
+class StoreLockedError(BusyError):
+    """The job store's lock could not be taken in time."""
 
 
 class StoreCorruptError(HermesCronError):
@@ -1350,6 +1358,7 @@ def _check_script(script, scripts_dir):
     if not os.path.isfile(path):
         raise InvalidInputError(f"script not found in the scripts dir {root}", script,
                                 f"create {os.path.join(root, script)} or fix the name")
+    return path
 
 
 def _check_skills(skills):
@@ -1478,24 +1487,37 @@ class _JobStore:
             f"jobs.json is corrupt ({why})", self.path,
             "repair it by hand or restore a backup; hermes_cron never overwrites it")
 
+    def locked(self):
+        """Hold ``.jobs.lock`` and yield ``(document, jobs)`` (a context manager)."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def hold():
+            _make_home(self.home)
+            with _FileLock(os.path.join(self.home, _JOBS_LOCK), self.lock_timeout):
+                self._sweep_temps()
+                yield self.load()
+
+        return hold()
+
+    def save(self, doc, jobs, now):
+        """Write *jobs* into *doc* and replace jobs.json (call under ``locked``)."""
+        import json
+
+        doc["jobs"] = jobs
+        doc["updated_at"] = _iso(now)
+        data = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        _atomic_write(self.path, data.encode("utf-8"))
+
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
 
         *change* edits the list in place and returns a result, which this
         returns.  If it raises, nothing is written.
         """
-        import json
-
-        _make_home(self.home)
-        with _FileLock(os.path.join(self.home, _JOBS_LOCK), self.lock_timeout):
-            self._sweep_temps()
-            doc, jobs = self.load()
+        with self.locked() as (doc, jobs):
             result = change(jobs)
-            doc = dict(doc)
-            doc["jobs"] = jobs
-            doc["updated_at"] = _iso(now)
-            data = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-            _atomic_write(self.path, data.encode("utf-8"))
+            self.save(dict(doc), jobs, now)
         return result
 
     def _sweep_temps(self):
@@ -1517,7 +1539,1331 @@ def _make_home(home):
 
 
 # =============================================================================
-# 10. Cron home
+# 10. Redaction
+#     Secrets are masked before any text reaches disk or a delivery error.
+# =============================================================================
+
+# (pattern, group that is kept, mask).  Order matters: specific shapes first.
+_REDACT_RULES = (
+    # PEM private keys: the whole block goes.
+    (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
+     None, "[REDACTED PRIVATE KEY]"),
+    # Credentials inside URLs: scheme://user:password@host.
+    (r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)[^\s@/]+(@)", (1, 2), "***"),
+    # Authorization headers and bearer tokens.
+    (r"(?i)(\bauthorization\s*[:=]\s*(?:bearer\s+|basic\s+|token\s+)?)[^\s\"',;]+", (1,), "***"),
+    (r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}", (1,), "***"),
+    (r"(?i)(\b(?:x-api-key|api-key|x-auth-token)\s*:\s*)[^\s\"',;]+", (1,), "***"),
+    # Provider key shapes.
+    (r"\b(sk-ant-)[A-Za-z0-9_-]{8,}", (1,), "***"),
+    (r"\b(sk-(?:proj-|svcacct-)?)[A-Za-z0-9_-]{16,}", (1,), "***"),
+    (r"\b((?:sk|rk|pk)_(?:live|test)_)[A-Za-z0-9]{10,}", (1,), "***"),
+    (r"\b(gh[pousr]_)[A-Za-z0-9]{20,}", (1,), "***"),
+    (r"\b(github_pat_)[A-Za-z0-9_]{20,}", (1,), "***"),
+    (r"\b(glpat-)[A-Za-z0-9_-]{16,}", (1,), "***"),
+    (r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}", (1,), "***"),
+    (r"\b((?:AKIA|ASIA))[0-9A-Z]{16}\b", (1,), "***"),
+    (r"\b(AIza)[0-9A-Za-z_-]{30,}", (1,), "***"),
+    (r"\b(hf_)[A-Za-z0-9]{20,}", (1,), "***"),
+    (r"\b(eyJ)[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", (1,), "***"),
+    # key=value and JSON "key": "value" where the key names a secret.
+    (r"(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|sig|signature)=)"
+     r"[^&\s\"']+", (1,), "***"),
+    (r"(?i)(\"(?:[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|"
+     r"private[_-]?key|credential)s?)\"\s*:\s*\")[^\"]+(\")", (1, 2), "***"),
+    (r"(?i)(\b[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key)"
+     r"[a-z0-9_]*\s*[=:]\s*)(?![\s\"']*\*\*\*)[\"']?[^\s\"',;]{4,}[\"']?", (1,), "***"),
+)
+_REDACTORS = None
+
+
+def redact(text):
+    """Return *text* with secrets masked (API keys, tokens, passwords, private keys).
+
+    A masked secret keeps at most its recognizable prefix (``sk-ant-***``,
+    ``ghp_***``, ``Bearer ***``).  Non-text input is returned unchanged.
+    """
+    global _REDACTORS
+    if not isinstance(text, str) or not text:
+        return text
+    if _REDACTORS is None:
+        import re
+
+        _REDACTORS = [(re.compile(p), keep, mask) for p, keep, mask in _REDACT_RULES]
+    for pattern, keep, mask in _REDACTORS:
+        if keep is None:
+            text = pattern.sub(mask, text)
+        elif len(keep) == 1:
+            text = pattern.sub(lambda m, k=keep[0]: m.group(k) + mask, text)
+        else:
+            text = pattern.sub(lambda m, k=keep: m.group(k[0]) + mask + m.group(k[1]), text)
+    return text
+
+
+# =============================================================================
+# 11. Executions ledger
+#     executions.db: one row per fire, every transition a compare-and-set on
+#     status and owner.  The only section that touches SQLite.
+# =============================================================================
+
+_LEDGER_FILE = "executions.db"
+_ACTIVE = ("claimed", "running")
+_TERMINAL = ("completed", "failed", "unknown")
+_MAX_TERMINAL_ROWS = 1000
+_MIN_ROWS_PER_JOB = 20
+_OCCURRENCE_SKEW = 60
+_UNKNOWN_ERROR = ("the process running this execution died before it finished (proven dead on "
+                  "this host); whether its side effects happened is unknown, so it is not retried")
+_EXPIRED_ERROR = ("the fire claim of this execution expired (no heartbeat for {ttl} s); "
+                  "whether its side effects happened is unknown, so it is not retried")
+_LEDGER_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS executions(
+        id TEXT PRIMARY KEY, job_id TEXT NOT NULL, source TEXT NOT NULL,
+        process_id TEXT NOT NULL, pid INTEGER NOT NULL, process_started_at INTEGER,
+        status TEXT NOT NULL CHECK(status IN ('claimed','running','completed','failed','unknown')),
+        claimed_at TEXT NOT NULL, started_at TEXT, finished_at TEXT, error TEXT,
+        handoff_pending INTEGER NOT NULL DEFAULT 0, handoff_started_at REAL,
+        delivery_outcome TEXT, scheduled_instant TEXT)""",
+    """CREATE TABLE IF NOT EXISTS cron_processes(
+        process_id TEXT PRIMARY KEY, hostname TEXT NOT NULL, boot_id TEXT,
+        pid_namespace TEXT, pid INTEGER NOT NULL, started_at INTEGER, first_seen_at TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS cron_skips(
+        job_id TEXT NOT NULL, scheduled_instant TEXT, reason TEXT NOT NULL, detail TEXT,
+        at TEXT NOT NULL)""",
+)
+# Columns upstream stores gained over time; an old table is migrated in place.
+_LEDGER_LATE_COLUMNS = (
+    ("handoff_pending", "INTEGER NOT NULL DEFAULT 0"), ("handoff_started_at", "REAL"),
+    ("delivery_outcome", "TEXT"), ("scheduled_instant", "TEXT"),
+)
+_LEDGER_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS idx_executions_job_claimed "
+    "ON executions(job_id, claimed_at DESC, id DESC)",
+    "CREATE INDEX IF NOT EXISTS idx_executions_status_claimed "
+    "ON executions(status, claimed_at DESC, id DESC)",
+    "CREATE INDEX IF NOT EXISTS idx_executions_occurrence "
+    "ON executions(job_id, scheduled_instant) WHERE status='completed'",
+    "CREATE UNIQUE INDEX IF NOT EXISTS idx_cron_skips_once "
+    "ON cron_skips(job_id, scheduled_instant, reason)",
+)
+_ROW_COLUMNS = ("id", "job_id", "source", "process_id", "pid", "process_started_at", "status",
+                "claimed_at", "started_at", "finished_at", "error", "handoff_pending",
+                "handoff_started_at", "delivery_outcome", "scheduled_instant")
+_IDENTITY = None
+
+
+def _identity():
+    """Return this process's identity: id, pid, start time, host, boot, pid namespace."""
+    global _IDENTITY
+    pid = os.getpid()
+    if _IDENTITY is None or _IDENTITY["pid"] != pid:  # a fork is a new process
+        _IDENTITY = {
+            "process_id": os.urandom(16).hex(), "pid": pid,
+            "started_at": _pid_state(pid)[1], "hostname": os.uname().nodename,
+            "boot_id": _read_text("/proc/sys/kernel/random/boot_id"),
+            "pid_namespace": _readlink("/proc/self/ns/pid"),
+        }
+    return _IDENTITY
+
+
+def _read_text(path):
+    try:
+        with open(path) as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def _readlink(path):
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def _pid_state(pid):
+    """Return (state letter, start time) of *pid*, or None if it does not exist.
+
+    On Linux both come from ``/proc/<pid>/stat`` (fields 3 and 22); elsewhere
+    the state is unknown ('?') and the start time None.
+    """
+    stat = _read_text(f"/proc/{pid}/stat")
+    if stat is not None:
+        fields = stat.rpartition(")")[2].split()  # the command name may hold spaces
+        try:
+            return fields[0], int(fields[19])
+        except (IndexError, ValueError):
+            return "?", None
+    if os.path.isdir("/proc/self"):
+        return None  # Linux without this pid
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        pass
+    return "?", None
+
+
+def _provably_dead(owner, me):
+    """Return True only when *owner* (a ledger row joined with its process row) is dead.
+
+    Death is proven only on this host, boot and pid namespace: the pid is gone,
+    a zombie, or reused by a process with another start time.
+    """
+    if owner["hostname"] is None or (owner["hostname"], owner["boot_id"],
+                                     owner["pid_namespace"]) != (
+            me["hostname"], me["boot_id"], me["pid_namespace"]):
+        return False
+    state = _pid_state(owner["pid"])
+    if state is None or state[0] == "Z":
+        return True
+    started = owner["process_started_at"]
+    return started is not None and state[1] is not None and state[1] != started
+
+
+class _Ledger:
+    """executions.db of one home: one connection, opened on first use."""
+
+    def __init__(self, home):
+        self.path = os.path.join(home, _LEDGER_FILE)
+        self._conn = self._reader = None
+        self._registered = None
+        import threading
+
+        self._lock = threading.RLock()
+
+    def exists(self):
+        return self._conn is not None or os.path.exists(self.path)
+
+    def connect(self):
+        """Return the read-write connection, creating and migrating the schema."""
+        if self._conn is not None:
+            return self._conn
+        import sqlite3
+
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout=5000")
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        self._migrate(conn)
+        self._conn = conn
+        return conn
+
+    def _read_conn(self):
+        """The read-write connection if open, else a read-only one (never creates)."""
+        if self._conn is not None:
+            return self._conn
+        if self._reader is None:
+            import sqlite3
+
+            self._reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5.0,
+                                           isolation_level=None, check_same_thread=False)
+            self._reader.execute("PRAGMA busy_timeout=5000")
+        return self._reader
+
+    def _migrate(self, conn):
+        import sqlite3
+
+        for ddl in _LEDGER_SCHEMA:
+            conn.execute(ddl)
+        have = {row[1] for row in conn.execute("PRAGMA table_info(executions)")}
+        for name, decl in _LEDGER_LATE_COLUMNS:
+            if name not in have:
+                try:
+                    conn.execute(f"ALTER TABLE executions ADD COLUMN {name} {decl}")
+                except sqlite3.OperationalError as exc:
+                    if "duplicate column" not in str(exc):  # a concurrent opener won
+                        raise
+        for ddl in _LEDGER_INDEXES:
+            conn.execute(ddl)
+
+    def close(self):
+        with self._lock:
+            for conn in (self._conn, self._reader):
+                if conn is not None:
+                    conn.close()
+            self._conn = self._reader = None
+
+    def _write(self, sql, params=()):
+        with self._lock:
+            return self.connect().execute(sql, params).rowcount
+
+    def _register(self, conn, me, now):
+        if self._registered != me["process_id"]:
+            conn.execute(
+                "INSERT OR IGNORE INTO cron_processes VALUES (?,?,?,?,?,?,?)",
+                (me["process_id"], me["hostname"], me["boot_id"], me["pid_namespace"],
+                 me["pid"], me["started_at"], _iso(now)))
+            self._registered = me["process_id"]
+
+    # -- transitions ----------------------------------------------------------
+
+    def claim(self, rows, source, now, exclusive=False):
+        """Insert one ``claimed`` row per (job_id, scheduled_instant) in one transaction.
+
+        Returns the new execution ids.  With *exclusive*, a row that already
+        exists for the same (job, instant), whatever its status, wins: the id
+        returned is ``None`` and the existing row is in ``self.existing``.
+        """
+        me = _identity()
+        ids = []
+        with self._lock:
+            conn = self.connect()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._register(conn, me, now)
+                for job_id, instant in rows:
+                    if exclusive:
+                        found = conn.execute(
+                            "SELECT * FROM executions WHERE job_id=? AND scheduled_instant=? "
+                            "ORDER BY claimed_at LIMIT 1", (job_id, instant)).fetchone()
+                        if found is not None:
+                            self.existing = dict(zip(_ROW_COLUMNS, found))
+                            ids.append(None)
+                            continue
+                    eid = os.urandom(16).hex()
+                    conn.execute(
+                        "INSERT INTO executions (id, job_id, source, process_id, pid, "
+                        "process_started_at, status, claimed_at, scheduled_instant) "
+                        "VALUES (?,?,?,?,?,?,'claimed',?,?)",
+                        (eid, job_id, source, me["process_id"], me["pid"], me["started_at"],
+                         _iso(now), instant))
+                    ids.append(eid)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return ids
+
+    def start(self, eid, now):
+        """claimed -> running; False if this process no longer owns the row."""
+        me = _identity()
+        return self._write(
+            "UPDATE executions SET status='running', started_at=? "
+            "WHERE id=? AND status='claimed' AND process_id=? AND pid=?",
+            (_iso(now), eid, me["process_id"], me["pid"])) == 1
+
+    def finish(self, eid, ok, error, delivery_outcome, now):
+        """claimed|running -> completed|failed; terminal rows never change."""
+        me = _identity()
+        return self._write(
+            "UPDATE executions SET status=?, finished_at=?, error=?, delivery_outcome=?, "
+            "handoff_pending=0 WHERE id=? AND status IN ('claimed','running') "
+            "AND process_id=? AND pid=?",
+            ("completed" if ok else "failed", _iso(now), None if ok else redact(error or
+             "unknown failure"), delivery_outcome, eid, me["process_id"], me["pid"])) == 1
+
+    def mark_unknown(self, row, error, now):
+        """Turn an active row of another owner into ``unknown`` (compare-and-set)."""
+        return self._write(
+            "UPDATE executions SET status='unknown', finished_at=?, error=?, handoff_pending=0 "
+            "WHERE id=? AND status=? AND process_id=? AND pid=?",
+            (_iso(now), error, row["id"], row["status"], row["process_id"], row["pid"])) == 1
+
+    def reconcile(self, now):
+        """Mark rows whose owner is provably dead ``unknown``; return their ids."""
+        if not self.exists():
+            return []
+        me = _identity()
+        with self._lock:
+            rows = self.connect().execute(
+                "SELECT e.id, e.job_id, e.status, e.process_id, e.pid, e.process_started_at, "
+                "p.hostname, p.boot_id, p.pid_namespace FROM executions e "
+                "LEFT JOIN cron_processes p ON p.process_id = e.process_id "
+                "WHERE e.status IN ('claimed','running')").fetchall()
+        keys = ("id", "job_id", "status", "process_id", "pid", "process_started_at",
+                "hostname", "boot_id", "pid_namespace")
+        done = []
+        for values in rows:
+            row = dict(zip(keys, values))
+            if row["process_id"] != me["process_id"] and _provably_dead(row, me) \
+                    and self.mark_unknown(row, _UNKNOWN_ERROR, now):
+                done.append(row["id"])
+        return done
+
+    def record_skip(self, job_id, instant, reason, detail, now):
+        """Record why a slot did not fire (once per job, slot and reason)."""
+        self._write("INSERT OR IGNORE INTO cron_skips VALUES (?,?,?,?,?)",
+                    (job_id, instant, reason, redact(detail), _iso(now)))
+
+    def prune(self):
+        """Keep the newest terminal rows (and the newest few of every job)."""
+        with self._lock:
+            conn = self.connect()
+            count = conn.execute("SELECT count(*) FROM executions "
+                                 "WHERE status IN ('completed','failed','unknown')").fetchone()[0]
+            if count > _MAX_TERMINAL_ROWS:
+                conn.execute(
+                    "DELETE FROM executions WHERE status IN ('completed','failed','unknown') "
+                    "AND id NOT IN (SELECT id FROM executions WHERE status IN "
+                    "('completed','failed','unknown') ORDER BY finished_at DESC, claimed_at DESC,"
+                    " id DESC LIMIT ?) AND id NOT IN (SELECT id FROM (SELECT id, ROW_NUMBER() "
+                    "OVER (PARTITION BY job_id ORDER BY claimed_at DESC, id DESC) AS n FROM "
+                    "executions WHERE status IN ('completed','failed','unknown')) WHERE n <= ?)",
+                    (_MAX_TERMINAL_ROWS, _MIN_ROWS_PER_JOB))
+            conn.execute("DELETE FROM cron_skips WHERE rowid NOT IN "
+                         "(SELECT rowid FROM cron_skips ORDER BY at DESC LIMIT ?)",
+                         (_MAX_TERMINAL_ROWS,))
+
+    # -- queries --------------------------------------------------------------
+
+    def _rows(self, sql, params=()):
+        if not self.exists():
+            return []
+        import sqlite3
+
+        with self._lock:
+            try:
+                cur = self._read_conn().execute(sql, params)
+            except sqlite3.OperationalError as exc:
+                if "no such" in str(exc):  # an old store not migrated yet: nothing to read
+                    return []
+                raise
+            names = [d[0] for d in cur.description]
+            return [dict(zip(names, r)) for r in cur.fetchall()]
+
+    def rows(self, job_id=None, limit=20):
+        """Return execution rows, newest first."""
+        where, params = ("WHERE job_id=? ", (job_id,)) if job_id else ("", ())
+        return self._rows(f"SELECT * FROM executions {where}"
+                          "ORDER BY claimed_at DESC, id DESC LIMIT ?", params + (limit,))
+
+    def get(self, ids):
+        marks = ",".join("?" * len(ids))
+        return {r["id"]: r for r in self._rows(
+            f"SELECT * FROM executions WHERE id IN ({marks})", tuple(ids))} if ids else {}
+
+    def count_active(self):
+        rows = self._rows("SELECT count(*) AS n FROM executions "
+                          "WHERE status IN ('claimed','running')")
+        return rows[0]["n"] if rows else 0
+
+    def completed_occurrence(self, job_id, instant):
+        """True if a completed row proves the occurrence *instant* of *job_id* ran."""
+        if instant is None:
+            return False
+        slot = _parse_stored(instant)
+        for row in self._rows("SELECT finished_at, claimed_at FROM executions WHERE job_id=? "
+                              "AND scheduled_instant=? AND status='completed'", (job_id, instant)):
+            done = _parse_stored(row["finished_at"] or row["claimed_at"])
+            if done is None or slot is None or done >= slot - timedelta(seconds=_OCCURRENCE_SKEW):
+                return True
+        return False
+
+    def has_occurrence(self, job_id, instant):
+        return bool(self._rows("SELECT 1 FROM executions WHERE job_id=? AND scheduled_instant=? "
+                               "LIMIT 1", (job_id, instant)))
+
+    def skips(self, job_id, limit=20):
+        return self._rows("SELECT * FROM cron_skips WHERE job_id=? ORDER BY at DESC LIMIT ?",
+                          (job_id, limit))
+
+
+def _parse_stored(value):
+    """Parse a stored ISO time quickly; None if it is not an aware ISO time."""
+    if not isinstance(value, str):
+        return None
+    try:
+        dt = datetime.fromisoformat(value)
+    except ValueError:
+        try:
+            dt = parse_iso(value)
+        except InvalidInputError:
+            return None
+    return dt if dt.tzinfo is not None else None
+
+
+def _instant(value):
+    """Return the canonical UTC ISO identity of a slot (``...+00:00``), or None."""
+    dt = _parse_stored(value) if isinstance(value, str) else value
+    return _iso(dt.astimezone(_UTC)) if dt is not None else None
+
+
+# =============================================================================
+# 12. Running a job
+#     Scripts and agent runners in child processes or callables, and the
+#     output document every run leaves.  No jobs.json or ledger writes here.
+# =============================================================================
+
+_SCRIPT_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ",
+               "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM", "PYTHONPATH", "VIRTUAL_ENV")
+_OUTPUT_CAP = 1 << 20  # bytes of a child's stdout or stderr kept
+_ERROR_CAP = 2000
+
+
+class _Outcome:
+    """What one run produced.
+
+    ``status`` is the job's ``last_status`` (``ok``, ``error`` or
+    ``blocked_config``); ``response`` the text a delivery would carry;
+    ``silent`` True when there is nothing to deliver.
+    """
+
+    __slots__ = ("status", "response", "error", "silent", "prompt", "note")
+
+    def __init__(self, status, response="", error=None, silent=False, prompt=None, note=None):
+        self.status, self.response, self.error = status, response, error
+        self.silent, self.prompt, self.note = silent, prompt, note
+
+    @property
+    def ok(self):
+        return self.status == "ok"
+
+
+class _Runs:
+    """Child processes of the runs in flight in this process, for the daemon's drain."""
+
+    def __init__(self):
+        import threading
+
+        self.lock = threading.Lock()
+        self.procs = {}
+        self.stopping = False
+
+    def kill_all(self):
+        import signal
+
+        with self.lock:
+            self.stopping = True
+            for proc in self.procs.values():
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+
+def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
+    """Run a child in its own process group; return (rc, stdout, stderr, error).
+
+    *error* is None unless the child timed out, could not start or was
+    interrupted, in which case the whole process group has been killed.
+    """
+    import signal
+    import subprocess
+
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True,
+                                stdin=subprocess.PIPE if stdin_text is not None else
+                                subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    except OSError as exc:
+        return None, "", "", f"{what} could not start: {exc.strerror or exc}"
+    with runs.lock:
+        runs.procs[eid] = proc
+    error = None
+    try:
+        out, err = proc.communicate(
+            None if stdin_text is None else stdin_text.encode("utf-8", "replace"),
+            timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, err = proc.communicate()
+        error = f"{what} timed out after {timeout:g} s and was killed"
+    finally:
+        with runs.lock:
+            runs.procs.pop(eid, None)
+    if runs.stopping and error is None and proc.returncode < 0:
+        error = f"{what} was interrupted: the scheduler stopped before the run finished"
+    return (proc.returncode, out[:_OUTPUT_CAP].decode("utf-8", "replace"),
+            err[:_OUTPUT_CAP].decode("utf-8", "replace"), error)
+
+
+def _script_env(home, job, eid):
+    passthrough = home.settings.get("script_env_passthrough") or ()
+    env = {k: v for k, v in home.environ.items() if k in _SCRIPT_ENV or k in passthrough}
+    env.update(HERMES_CRON_JOB_ID=str(job["id"]), HERMES_CRON_EXECUTION_ID=eid,
+               HERMES_CRON_HOME=home.path)
+    return env
+
+
+def _run_script(home, job, eid, runs):
+    """Run a job's script; return (ok, stdout, error)."""
+    path = _check_script(job["script"], home.scripts_dir)
+    ext = os.path.splitext(path)[1].lower()
+    argv = ["bash", path] if ext in (".sh", ".bash") else [sys.executable, path]
+    timeout = home.settings["script_timeout_seconds"]
+    rc, out, err, error = _run_child(
+        argv, cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
+        stdin_text=None, timeout=timeout, runs=runs, eid=eid, what="script")
+    if error is None and rc != 0:
+        tail = err.strip()[-_ERROR_CAP:] or out.strip()[-_ERROR_CAP:]
+        error = f"script exited with code {rc}" + (f": {tail}" if tail else "")
+    return error is None, redact(out), redact(error)
+
+
+def _wake_agent_off(text):
+    """True if the script's last stdout line is ``{"wakeAgent": false}``."""
+    import json
+
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    if not lines or not lines[-1].lstrip().startswith("{"):
+        return False
+    try:
+        value = json.loads(lines[-1])
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("wakeAgent") is False
+
+
+def _execute(home, job, eid, runs):
+    """Run one job: its script, then (unless ``no_agent``) the agent."""
+    try:
+        return _execute_checked(home, job, eid, runs)
+    except InvalidInputError as exc:  # a store edited by hand since the scan
+        return _Outcome("blocked_config", error=str(exc))
+    except Exception as exc:  # a runner bug must end as a failed run, not a lost one
+        import traceback
+
+        return _Outcome("error", error=redact("".join(
+            traceback.format_exception(type(exc), exc, exc.__traceback__))[-_ERROR_CAP:]))
+
+
+def _execute_checked(home, job, eid, runs):
+    script_block = ""
+    if job.get("script"):
+        ok, out, error = _run_script(home, job, eid, runs)
+        if job.get("no_agent"):
+            if not ok:
+                return _Outcome("error", out, error)
+            silent = not out.strip() or _wake_agent_off(out)
+            return _Outcome("ok", "" if silent else out, silent=silent,
+                            note="silent (empty output)" if not out.strip() else
+                            "silent (wakeAgent=false)" if silent else None)
+        if ok and _wake_agent_off(out):
+            return _Outcome("ok", "", silent=True, note="silent (wakeAgent=false)")
+        heading = "## Script Output" if ok else "## Script Error"
+        script_block = f"{heading}\n\n```\n{(out if ok else error).strip()}\n```\n\n"
+    prompt = script_block + (job.get("prompt") or "")
+    runner = home.runner
+    if runner is None:
+        return _Outcome("blocked_config", prompt=prompt, error=(
+            "no agent runner is configured for this agent job: pass runner= to CronHome, "
+            "or make it a script job with --no-agent"))
+    response = runner(prompt, dict(job))
+    if not isinstance(response, str) or not response.strip():
+        return _Outcome("error", prompt=prompt, error="the agent returned an empty response")
+    return _Outcome("ok", redact(response), prompt=prompt)
+
+
+def _output_dir(home, job_id):
+    if not (isinstance(job_id, str) and _safe_component(job_id)):
+        raise InvalidInputError("job id is not a safe file name", job_id,
+                                "give the job a plain 12-hex id")
+    return os.path.join(home.path, "output", job_id)
+
+
+def _write_output(home, job, eid, when, outcome, title_note=None):
+    """Write the run document atomically (mode 0600); never overwrite one."""
+    import tempfile
+
+    directory = _output_dir(home, job["id"])
+    if not os.path.isdir(directory):
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    zone = _safe_zone(home, job)
+    failed = outcome.status != "ok"
+    lines = [f"# Cron Job: {job.get('name') or job['id']}{' (FAILED)' if failed else ''}", "",
+             f"**Job ID:** {job['id']}", f"**Execution:** {eid}",
+             f"**Run Time:** {_iso(when.astimezone(zone))}",
+             f"**Schedule:** {job.get('schedule_display') or '?'}",
+             f"**Status:** {outcome.note or ('failed' if failed else 'ok')}"]
+    if outcome.status == "blocked_config":
+        lines[-1] = "**Status:** BLOCKED (configuration)"
+    if job.get("no_agent"):
+        lines.append("**Mode:** no_agent (script)")
+    if outcome.prompt:
+        lines += ["", "## Prompt", "", redact(outcome.prompt).rstrip()]
+    if outcome.response:
+        lines += ["", "## Response", "", outcome.response.rstrip()]
+    if outcome.error:
+        lines += ["", "## Error", "", "```", redact(outcome.error).rstrip(), "```"]
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
+    fd, tmp = tempfile.mkstemp(prefix=".output_", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        n = 1
+        while True:  # link() never replaces: two runs in one second keep both
+            path = os.path.join(directory, f"{stamp}{'' if n == 1 else f'_{n}'}.md")
+            try:
+                os.link(tmp, path)
+                break
+            except FileExistsError:
+                n += 1
+    finally:
+        os.unlink(tmp)
+    _prune_outputs(directory, home.settings["output_retention"])
+    return path
+
+
+def _output_key(name):
+    base, _, suffix = name[:-3].partition(".md")[0].rpartition("_")
+    if base and suffix.isdigit() and len(suffix) < 5:
+        return name[:-3].rsplit("_", 1)[0], int(suffix)
+    return name[:-3], 1
+
+
+def _list_outputs(directory):
+    try:
+        names = [n for n in os.listdir(directory) if n.endswith(".md")]
+    except OSError:
+        return []
+    return sorted(names, key=_output_key)
+
+
+def _prune_outputs(directory, keep):
+    if keep <= 0:
+        return
+    for name in _list_outputs(directory)[:-keep]:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
+def _safe_zone(home, job):
+    try:
+        return home.zone(job)
+    except HermesCronError:
+        return _UTC
+
+
+# =============================================================================
+# 13. Tick
+#     The one code path for cron(8), the daemon and tests: reconcile, scan and
+#     claim under .tick.lock, then run outside it.
+# =============================================================================
+
+_TICK_LOCK = ".tick.lock"
+_FIRE_CLAIM_TTL = 300
+_FIRE_CLAIM_HEARTBEAT = 60
+_LATE_AFTER = 300
+_MIN_GRACE, _MAX_GRACE = 120, 7200
+_STALLED_AFTER = 200
+_REAP_EVERY = 300
+_HEARTBEAT_FILE, _SUCCESS_FILE, _ERROR_FILE = (
+    "ticker_heartbeat", "ticker_last_success", "ticker_last_error")
+_CRON_CACHE = {}
+
+
+def _cron(expr):
+    """Return a cached CronExpr: the tick asks about the same few expressions often."""
+    cron = _CRON_CACHE.get(expr)
+    if cron is None:
+        if len(_CRON_CACHE) > 1024:
+            _CRON_CACHE.clear()
+        cron = _CRON_CACHE[expr] = CronExpr(expr)
+    return cron
+
+
+def _next_slot(schedule, zone, after):
+    """The first slot of a recurring schedule strictly after *after*."""
+    if schedule["kind"] == "interval":
+        return after + timedelta(minutes=schedule["minutes"])
+    return _cron(schedule["expr"]).next_after(after, tz=zone)
+
+
+def _grace(schedule, slot, zone):
+    """Seconds a slot may be late and still fire as itself: half the period, 2-120 min."""
+    if schedule["kind"] == "interval":
+        period = schedule["minutes"] * 60
+    else:
+        first = _next_slot(schedule, zone, slot)
+        period = (_next_slot(schedule, zone, first) - first).total_seconds()
+    return max(_MIN_GRACE, min(int(period) // 2, _MAX_GRACE))
+
+
+def _latest_slot(schedule, zone, known, now):
+    """The last slot at or before *now*; *known* is a slot at or before now, or None."""
+    if schedule["kind"] == "interval":
+        step = timedelta(minutes=schedule["minutes"])
+        return known + step * ((now - known) // step)
+    for window in (timedelta(hours=1), timedelta(days=1), timedelta(days=35),
+                   timedelta(days=400), timedelta(days=366 * _CALENDAR_CYCLE)):
+        start = now - window
+        if known is not None and known > start:
+            start = known - timedelta(seconds=1)
+        slot, t = None, start
+        while True:
+            t = _next_slot(schedule, zone, t)
+            if t > now:
+                break
+            slot = t
+        if slot is not None:
+            return slot
+    return known
+
+
+class _Claim:
+    """A job the scan decided to fire, and the execution it got."""
+
+    __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome")
+
+    def __init__(self, job, slot, instant, kind, lateness, source="builtin"):
+        self.job, self.slot, self.instant, self.kind = job, slot, instant, kind
+        self.lateness, self.eid, self.source, self.outcome = lateness, None, source, None
+
+
+def _owner_tag():
+    me = _identity()
+    return f"{me['hostname']}:{me['pid']}:{me['process_id']}"
+
+
+def _tick(home, wait=True):
+    """Run one tick; return (report, threads).  See ``CronHome.tick``."""
+    import fcntl
+    import threading
+
+    report = {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
+    _make_home(home.path)
+    fd = os.open(os.path.join(home.path, _TICK_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        report["busy"] = True
+        return report, []
+    except BaseException:
+        os.close(fd)
+        raise
+    try:
+        now = home.now()
+        claims = _scan_and_claim(home, now, report)
+    except BaseException as exc:
+        _write_tick_files(home, home.now(), exc)
+        raise
+    finally:
+        os.close(fd)  # the tick lock guards only scan-and-claim
+    threads = []
+    for claim in claims:
+        report["dispatched"].append(claim)
+        thread = threading.Thread(target=_run_claim, args=(home, claim), daemon=True,
+                                  name=f"hermes-cron-{claim.job['id']}")
+        thread.start()
+        threads.append(thread)
+    if claims:
+        home._heartbeat.start(home)
+    if wait:
+        for thread in threads:
+            thread.join()
+        _after_runs(home)
+    _write_tick_files(home, now, None)
+    return report, threads
+
+
+def _after_runs(home):
+    home._heartbeat.stop_if_idle()
+    if home._ledger.exists():
+        home._ledger.prune()
+
+
+def _write_tick_files(home, now, error):
+    epoch = int(now.timestamp())
+    _write_small(home, _HEARTBEAT_FILE, f"{epoch} {os.getpid()}\n")
+    if error is None:
+        _write_small(home, _SUCCESS_FILE, f"{epoch}\n")
+        try:
+            os.unlink(os.path.join(home.path, _ERROR_FILE))
+        except FileNotFoundError:
+            pass
+    else:
+        message = " ".join(redact(str(error) or type(error).__name__).split())
+        _write_small(home, _ERROR_FILE, f"{epoch}\n{message}\n")
+
+
+def _write_small(home, name, text):
+    # Heartbeats are advisory and rewritten every minute: rename for
+    # atomicity, but skip the fsyncs that make jobs.json durable.
+    path = os.path.join(home.path, name)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def _scan_and_claim(home, now, report):
+    """Steps 2-5 of the tick: reconcile, due scan, advance, claim."""
+    settings, ledger, store = home.settings, home._ledger, home._store
+    with store.locked() as (doc, jobs):
+        records = [j for j in jobs if isinstance(j, dict) and isinstance(j.get("id"), str)]
+        if any(j.get("fire_claim") or j.get("pending_slot") for j in records) or _reap_due(home, now):
+            report["reconciled"] = ledger.reconcile(now)
+        claim_ids = [j["fire_claim"].get("execution_id") for j in records
+                     if isinstance(j.get("fire_claim"), dict)]
+        claimed_rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
+        changed, due = False, []
+        for job in records:
+            try:
+                result = _evaluate(home, job, now, settings, claimed_rows, report)
+            except Exception as exc:  # one malformed job must not stop the others
+                reason = str(exc) if isinstance(exc, HermesCronError) else \
+                    f"the job record cannot be evaluated ({type(exc).__name__}: {exc})"
+                _auto_pause(job, reason, now)
+                _skip(home, report, job, None, "unrunnable", reason, now)
+                result = True
+            if isinstance(result, _Claim):
+                due.append(result)
+            elif result:
+                changed = True
+        if due:
+            room = settings["max_parallel"] - ledger.count_active()
+            for claim in due[max(room, 0):]:  # they stay due for the next tick
+                _skip(home, report, claim.job, claim.instant, "max_parallel",
+                      f"{settings['max_parallel']} runs already in flight; runs at a later tick",
+                      now, record=False)
+            due = due[:max(room, 0)]
+        for claim in due:
+            _advance(home, claim, now)
+        if due or changed:
+            store.save(doc, jobs, now)
+        if due:
+            eids = ledger.claim([(c.job["id"], c.instant) for c in due], "builtin", now)
+            tag = _owner_tag()
+            for claim, eid in zip(due, eids):
+                claim.eid = eid
+                claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
+                claim.job.pop("pending_slot", None)
+            store.save(doc, jobs, now)
+        for claim in due:  # the runs get copies; the list is not ours after the lock
+            claim.job = dict(claim.job)
+        return due
+
+
+def _reap_due(home, now):
+    """True once per reap period: rows of removed jobs need reconciling too."""
+    try:
+        with open(os.path.join(home.path, _SUCCESS_FILE)) as f:
+            last = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    return int(now.timestamp()) // _REAP_EVERY != last // _REAP_EVERY
+
+
+def _skip(home, report, job, instant, reason, detail, now, record=True):
+    report["skipped"].append({"job_id": job.get("id"), "scheduled_instant": instant,
+                              "reason": reason, "detail": detail})
+    if record:
+        home._ledger.record_skip(job.get("id"), instant, reason, detail, now)
+
+
+def _auto_pause(job, reason, now):
+    """Pause a job that can never run as it is, and say why."""
+    job.update(enabled=False, state="paused", paused_at=_iso(now),
+               paused_reason=f"auto-paused: {reason}", last_status="blocked_config",
+               last_error=redact(reason)[:500])
+    job.pop("pending_slot", None)
+
+
+def _evaluate(home, job, now, settings, claimed_rows, report):
+    """Decide one job: return a _Claim if it is due, True if it changed, else False."""
+    job_id, changed = job["id"], False
+    state = _job_state(job)
+    if state in ("completed", "error", "paused"):
+        return False
+    claim = job.get("fire_claim")
+    if claim is not None:
+        if _claim_is_live(home, job, claim, claimed_rows, now):
+            slot = _parse_stored(job.get("next_run_at"))
+            schedule = job.get("schedule") or {}
+            if slot is None or slot > now or schedule.get("kind") not in ("cron", "interval"):
+                return False
+            # No overlap: a slot that comes due while the job still runs is
+            # skipped (as systemd and Kubernetes' Forbid do), and says so.
+            _skip(home, report, job, _instant(slot), "overlap",
+                  f"still running execution {claim.get('execution_id')}", now)
+            job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
+            return True
+        job.pop("fire_claim", None)
+        changed = True
+    pending = job.get("pending_slot")
+    if pending is not None:
+        job.pop("pending_slot", None)
+        changed = True
+        slot = pending.get("scheduled_at") if isinstance(pending, dict) else None
+        instant = _instant(slot) if isinstance(slot, str) else None
+        # Restore once: the slot was taken off the schedule but never claimed.
+        if instant is not None and not home._ledger.has_occurrence(job_id, instant):
+            job["next_run_at"] = slot
+    reason = _unrunnable(job)
+    if reason is not None:
+        _auto_pause(job, reason, now)
+        _skip(home, report, job, None, "unrunnable", reason, now)
+        return True
+    schedule = job["schedule"]
+    try:
+        _check_base_url(job, settings)
+    except InvalidInputError as exc:
+        _auto_pause(job, str(exc), now)
+        _skip(home, report, job, None, "blocked_guard", str(exc), now)
+        return True
+    zone = home.zone(job)
+    kind = schedule["kind"]
+    next_run = _parse_stored(job.get("next_run_at"))
+    if next_run is None:
+        job["next_run_at"] = _next_run(schedule, zone, now, completed=_once_done(job))
+        if kind == "once" and job["next_run_at"] is None:
+            return _retire(home, job, now, report, "its next_run_at was missing and "
+                           "its run time has passed")
+        return True
+    manual = job.get("manual_run_at") is not None and job.get("manual_run_at") == \
+        job.get("next_run_at")
+    if next_run > now:
+        return changed
+    instant = None if manual else _instant(next_run)
+    if instant is not None and home._ledger.completed_occurrence(job_id, instant):
+        if kind == "once":
+            return _retire(home, job, now, report, "it already completed", diagnostic=False)
+        job["next_run_at"] = _iso(_next_slot(schedule, zone, now))
+        return True
+    lateness = (now - next_run).total_seconds()
+    late_kind = "late" if lateness > _LATE_AFTER else "on_time"
+    if kind == "once":
+        if _once_done(job):
+            return _retire(home, job, now, report, "its repeat count is used up",
+                           diagnostic=False)
+        created = _parse_stored(job.get("created_at"))
+        base = max(next_run, created) if created is not None else next_run
+        if not manual and (now - base).total_seconds() > _ONESHOT_GRACE:
+            return _retire(home, job, now, report,
+                           f"it was {int((now - base).total_seconds())} s late "
+                           f"(grace {_ONESHOT_GRACE} s)", skip_instant=instant)
+        return _Claim(job, next_run, instant, late_kind, lateness)
+    if not manual and lateness > _grace(schedule, next_run, zone):
+        latest = _latest_slot(schedule, zone, next_run, now)
+        following = _next_slot(schedule, zone, now)
+        if not settings["catch_up_missed"]:
+            _skip(home, report, job, _instant(latest), "catch_up_disabled",
+                  f"missed slot(s) from {_iso(next_run)} to {_iso(latest)}; catch_up_missed is "
+                  f"false; next run {_iso(following)}", now)
+            job["next_run_at"] = _iso(following)
+            return True
+        return _Claim(job, latest, _instant(latest), "catch_up", (now - latest).total_seconds())
+    return _Claim(job, next_run, instant, late_kind, lateness)
+
+
+def _claim_is_live(home, job, claim, claimed_rows, now):
+    """Decide whether a job's fire_claim still stands; settle it if not."""
+    if not isinstance(claim, dict):
+        return False
+    eid = claim.get("execution_id")
+    row = claimed_rows.get(eid)
+    if row is not None and row["status"] in _TERMINAL:
+        return False
+    at = _parse_stored(claim.get("at"))
+    fresh = at is not None and 0 <= (now - at).total_seconds() < _FIRE_CLAIM_TTL
+    if str(claim.get("by", "")).endswith(_identity()["process_id"]):
+        return row is None or row["status"] in _ACTIVE
+    if fresh:
+        return True
+    if row is not None:  # the owner stopped heartbeating: the TTL decides
+        home._ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)
+    return False
+
+
+def _unrunnable(job):
+    """Return why a stored job can never run as it is, or None."""
+    try:
+        _checked_schedule(job.get("schedule"), job)
+        if job["schedule"]["kind"] == "cron":
+            _cron(job["schedule"]["expr"])
+    except InvalidInputError as exc:
+        return f"unparseable stored schedule ({exc})"
+    if job.get("no_agent") and not job.get("script"):
+        return "no_agent job has no script"
+    prompt = job.get("prompt")
+    if (not isinstance(prompt, str) or not prompt.strip()) and not job.get("script") \
+            and not job.get("skills"):
+        return "nothing to run: blank prompt, no script and no skill"
+    return None
+
+
+def _once_done(job):
+    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
+    times, completed = repeat.get("times"), repeat.get("completed") or 0
+    return isinstance(times, int) and isinstance(completed, int) and completed >= times
+
+
+def _retire(home, job, now, report, why, diagnostic=True, skip_instant=None):
+    """Complete a one-shot that will not run; leave a diagnostic document."""
+    job.update(enabled=False, state="completed", next_run_at=None)
+    job.pop("pending_slot", None)
+    if diagnostic:
+        note = (f"one-shot retired without running: {why}; scheduled for "
+                f"{job.get('schedule', {}).get('run_at')}")
+        job["last_error"] = note
+        _write_output(home, job, "-", now, _Outcome("error", error=note,
+                                                    note="retired (run time outside grace)"))
+        _skip(home, report, job, skip_instant, "oneshot_expired", note, now)
+    return True
+
+
+def _advance(home, claim, now):
+    """Pre-dispatch advance: take the slot off the schedule, remember it as pending."""
+    job = claim.job
+    schedule = job["schedule"]
+    slot_text = _iso(claim.slot.astimezone(_safe_zone(home, job)))
+    if schedule["kind"] == "once":
+        repeat = dict(job.get("repeat") or {"times": 1, "completed": 0})
+        repeat["completed"] = (repeat.get("completed") or 0) + 1  # counted before it runs
+        job["repeat"] = repeat
+    elif claim.instant is not None or job.get("manual_run_at"):
+        job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
+    job["pending_slot"] = {"scheduled_at": slot_text, "at": _iso(now), "by": _owner_tag()}
+    job["last_dispatch"] = {"scheduled_at": slot_text, "dispatched_at": _iso(now),
+                            "lateness_seconds": round(max(claim.lateness, 0.0), 1),
+                            "kind": claim.kind}
+
+
+def _run_claim(home, claim):
+    """Run a claimed job and record it: running, run, document, job, row."""
+    ledger, eid = home._ledger, claim.eid
+    if not ledger.start(eid, home.now()):
+        return
+    job = claim.job
+    outcome = _execute(home, job, eid, home._runs)
+    finished = home.now()
+    try:
+        _write_output(home, job, eid, finished, outcome)
+    except OSError as exc:
+        outcome = _Outcome("error", error=f"could not write the output document: {exc}")
+    delivery = "suppressed" if outcome.silent else "not_configured"
+    try:
+        _mark_job_run(home, job["id"], eid, outcome, finished, claim.source != "builtin")
+    finally:
+        ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
+    claim.outcome = outcome
+
+
+def _mark_job_run(home, job_id, eid, outcome, now, manual):
+    """Record a finished run on its job and move its schedule on (if we still own it)."""
+
+    def change(jobs):
+        job = next((j for j in jobs if isinstance(j, dict) and j.get("id") == job_id), None)
+        if job is None or (job.get("fire_claim") or {}).get("execution_id") != eid:
+            return False  # removed, or the claim was taken over: leave it alone
+        for key in ("fire_claim", "pending_slot", "manual_run_at"):
+            job.pop(key, None)
+        zone = _safe_zone(home, job)
+        job["last_run_at"] = _iso(now.astimezone(zone))
+        job["last_status"] = outcome.status
+        job["last_error"] = None if outcome.ok else redact(outcome.error or "")[:500]
+        streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
+        job["failure_streak"] = 0 if outcome.ok else streak + 1
+        schedule = job.get("schedule") or {}
+        if manual:
+            return True
+        repeat = dict(job.get("repeat") or {"times": None, "completed": 0})
+        if schedule.get("kind") != "once":
+            repeat["completed"] = (repeat.get("completed") or 0) + 1
+        job["repeat"] = repeat
+        if schedule.get("kind") == "once" or _once_done(job):
+            job.update(enabled=False, state="completed", next_run_at=None)
+        elif schedule.get("kind") == "interval" and _job_is_runnable(job):
+            job["next_run_at"] = _iso(_next_slot(schedule, zone, now.astimezone(zone)))
+        return True
+
+    return home._store.mutate(change, now)
+
+
+class _FireHeartbeat:
+    """Refreshes the fire_claim of this process's running jobs every minute."""
+
+    def __init__(self):
+        import threading
+
+        self._thread = None
+        self._stop = threading.Event()
+
+    def start(self, home):
+        import threading
+
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._beat, args=(home,), daemon=True,
+                                            name="hermes-cron-heartbeat")
+            self._thread.start()
+
+    def stop_if_idle(self):
+        self._stop.set()
+
+    def _beat(self, home):
+        while not self._stop.wait(_FIRE_CLAIM_HEARTBEAT):
+            mine = _identity()["process_id"]
+
+            def change(jobs):
+                for job in jobs:
+                    claim = job.get("fire_claim") if isinstance(job, dict) else None
+                    if isinstance(claim, dict) and str(claim.get("by", "")).endswith(mine):
+                        claim["at"] = _iso(home.now())
+
+            try:
+                home._store.mutate(change, home.now())
+            except HermesCronError:
+                pass  # the next beat tries again; the TTL is five beats long
+
+
+def _run_now(home, ref, occurrence=None):
+    """Fire a job synchronously outside its schedule; return (row, existing)."""
+    now = home.now()
+    job = home.job(ref)
+    instant, source = None, "manual"
+    if occurrence is not None:
+        instant = _occurrence_instant(home, job, occurrence, now)
+        source = "external"
+    ledger = home._ledger
+    if instant is not None:
+        eid = ledger.claim([(job["id"], instant)], source, now, exclusive=True)[0]
+        if eid is None:
+            return ledger.existing, True
+    tag = _owner_tag()
+
+    def take(jobs):
+        current = _find_job(jobs, job["id"])
+        claim = current.get("fire_claim")
+        if claim is not None and _claim_is_live(home, current, claim, ledger.get(
+                [claim.get("execution_id")] if isinstance(claim, dict) else []), now):
+            return claim.get("execution_id") if isinstance(claim, dict) else "?"
+        current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": None}
+        return None
+
+    busy = home._store.mutate(take, now)
+    if busy is not None:
+        if instant is not None:
+            ledger.start(eid, now)
+            ledger.finish(eid, False, f"not run: the job was still running execution {busy}",
+                          None, now)
+        raise BusyError("job is running now", f"{job['id']} (execution {busy})",
+                        "wait for it to finish; see 'runs JOB'")
+    if instant is None:
+        eid = ledger.claim([(job["id"], None)], source, now)[0]
+
+    def bind(jobs):
+        current = _find_job(jobs, job["id"])
+        current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
+
+    home._store.mutate(bind, now)
+    claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source)
+    claim.eid = eid
+    home._heartbeat.start(home)
+    try:
+        _run_claim(home, claim)
+    finally:
+        _after_runs(home)
+    return ledger.get([eid])[eid], False
+
+
+def _occurrence_instant(home, job, occurrence, now):
+    """Validate ``run --occurrence`` and return the slot's canonical instant."""
+    schedule = _checked_schedule(job.get("schedule"), job)
+    zone = home.zone(job)
+    if schedule["kind"] == "interval":
+        raise InvalidInputError("--occurrence needs a cron or one-shot schedule; this job runs "
+                                "on an interval", job["id"], "run it without --occurrence")
+    if occurrence == "auto":
+        if schedule["kind"] == "once":
+            slot = _parse_stored(schedule["run_at"])
+        else:
+            slot = _latest_slot(schedule, zone, None, now)
+        if slot is None:
+            raise InvalidInputError("the job has no slot at or before now", job["id"],
+                                    "pass --occurrence ISO")
+        return _instant(slot)
+    slot = parse_iso(occurrence)
+    slot = _wall_to_aware(slot, zone) if slot.tzinfo is None else slot
+    real = (_parse_stored(schedule["run_at"]) == slot if schedule["kind"] == "once" else
+            _cron(schedule["expr"]).next_after(slot - timedelta(minutes=1), tz=zone) == slot)
+    if not real:
+        raise InvalidInputError("--occurrence is not a slot of the job's schedule", occurrence,
+                                f"use a time that 'next {job['id']}' lists, or 'auto'")
+    if slot > now + timedelta(seconds=_OCCURRENCE_SKEW):
+        raise InvalidInputError("--occurrence is in the future", occurrence,
+                                "fire an occurrence at or after its time")
+    return _instant(slot)
+
+
+def _status(home):
+    """Heartbeat age, last tick, next due and overdue jobs (reads only)."""
+    now = home.now()
+    epoch = now.timestamp()
+    beat = (_read_text(os.path.join(home.path, _HEARTBEAT_FILE)) or "").split()
+    success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
+    error = _read_text(os.path.join(home.path, _ERROR_FILE))
+    age = int(epoch - int(beat[0])) if beat and beat[0].isdigit() else None
+    runnable = [j for j in home.jobs() if _job_is_runnable(j)]
+    dated = sorted((d, j) for j in runnable
+                   for d in [_parse_stored(j.get("next_run_at"))] if d is not None)
+    overdue = [{"job_id": j["id"], "name": j.get("name"), "next_run_at": j["next_run_at"],
+                "late_seconds": int((now - d).total_seconds())}
+               for d, j in dated if (now - d).total_seconds() > _MIN_GRACE]
+    upcoming = next(((d, j) for d, j in dated if d > now), None)
+    return {
+        "home": home.path,
+        "heartbeat_age_seconds": age,
+        "ticker_pid": int(beat[1]) if len(beat) > 1 and beat[1].isdigit() else None,
+        "stalled": age is None or not -60 <= age <= _STALLED_AFTER,  # future stamps too
+        "last_success": _iso(datetime.fromtimestamp(int(success[0]), _UTC))
+        if success and success[0].isdigit() else None,
+        "last_error": error.split("\n", 1)[1] if error and "\n" in error else error,
+        "jobs": len(home.jobs()),
+        "active_jobs": len(runnable),
+        "running": home._ledger.count_active(),
+        "next_due": {"job_id": upcoming[1]["id"], "name": upcoming[1].get("name"),
+                     "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
+        "overdue": overdue,
+    }
+
+
+def _daemon(home, stop, drain, on_report=None):
+    """The daemon loop behind ``CronHome.daemon``; *on_report* sees every tick."""
+    import signal
+    import threading
+
+    if home.environ.get(_ENV_PREFIX + "NOW"):
+        raise InvalidInputError("the daemon runs on the real clock; HERMES_CRON_NOW is set",
+                                home.environ[_ENV_PREFIX + "NOW"], "unset HERMES_CRON_NOW")
+    stop = stop if stop is not None else threading.Event()
+    if drain is None:
+        drain = _env_seconds(home.environ, "DRAIN_SECONDS", 30.0)
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+    threads = []
+    while not stop.is_set():
+        try:
+            report, started = _tick(home, wait=False)
+        except HermesCronError as exc:
+            report, started = {"error": str(exc)}, []
+        if on_report is not None:
+            on_report(report)
+        threads = [t for t in threads + started if t.is_alive()]
+        if not threads:
+            _after_runs(home)
+        stop.wait(60 - time.time() % 60)  # wake on the minute boundary
+    deadline = time.monotonic() + drain
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    home._runs.kill_all()  # what is left is interrupted; its runs finish as failed
+    for thread in threads:
+        thread.join(5)
+    _after_runs(home)
+
+
+# =============================================================================
+# 14. Cron home
 #     The public facade: one object per home directory.
 # =============================================================================
 
@@ -1551,11 +2897,13 @@ class CronHome:
     ``~/.hermes/cron``.  *clock* is a callable returning an aware datetime
     (default: ``HERMES_CRON_NOW`` if set in *environ*, else the system clock).
     *environ* defaults to ``os.environ``.  *lock_timeout* bounds the wait for
-    ``.jobs.lock`` in seconds (default ``$HERMES_CRON_LOCK_TIMEOUT`` or 30).  Nothing is created until a method changes
-    something.
+    ``.jobs.lock`` in seconds (default ``$HERMES_CRON_LOCK_TIMEOUT`` or 30).
+    *runner* runs agent jobs: ``runner(prompt, job) -> response text``.
+    Nothing is created until a method changes something.  Use it as a
+    context manager, or call ``close()``, to close the ledger connection.
     """
 
-    def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=None):
+    def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=None, runner=None):
         self.environ = os.environ if environ is None else environ
         if lock_timeout is None:
             lock_timeout = _env_seconds(self.environ, "LOCK_TIMEOUT", _LOCK_TIMEOUT)
@@ -1563,11 +2911,25 @@ class CronHome:
         self.path = os.path.abspath(os.path.expanduser(raw))
         self.clock = clock if clock is not None else _env_clock(self.environ)
         self._store = _JobStore(self.path, lock_timeout)
+        self._ledger = _Ledger(self.path)
+        self._runs = _Runs()
+        self._heartbeat = _FireHeartbeat()
         self._settings = None
+        self.runner = runner
         self.config_warnings = []
 
     def __repr__(self):
         return f"CronHome({self.path!r})"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Close the ledger connection (it reopens on the next use)."""
+        self._ledger.close()
 
     @property
     def settings(self):
@@ -1849,6 +3211,70 @@ class CronHome:
         return job
 
 
+    # -- firing ---------------------------------------------------------------
+
+    def tick(self):
+        """Run one scheduler pass and wait for the jobs it started.
+
+        Returns a dict: ``busy`` (another tick held ``.tick.lock``; nothing
+        was done), ``dispatched`` (one entry per fired job: ``job_id``,
+        ``execution_id``, ``status``, ``kind``), ``skipped`` (``job_id``,
+        ``scheduled_instant``, ``reason``, ``detail``) and ``reconciled``
+        (execution ids marked ``unknown``).  A failing job is recorded in the
+        ledger, not raised.
+        """
+        report, _ = _tick(self, wait=True)
+        return _public_report(report)
+
+    def run_job(self, ref, occurrence=None):
+        """Fire a job now, synchronously, and return its execution row.
+
+        It ignores a pause, does not move ``next_run_at`` and does not count
+        toward ``repeat``.  *occurrence* (an ISO time, or ``"auto"`` for the
+        latest slot at or before now) binds the run to that slot: if any row
+        exists for it already, nothing runs and that row is returned with
+        ``already`` set to True.  Raises ``BusyError`` if the job is running.
+        """
+        _check_not_in_job(self, "run")
+        row, existing = _run_now(self, ref, occurrence)
+        return dict(row, already=existing)
+
+    def runs(self, ref=None, limit=20):
+        """Return execution rows (dicts with the ledger's columns), newest first."""
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            raise InvalidInputError("limit must be between 1 and 1000", limit, "use e.g. 20")
+        job_id = None
+        if ref is not None:
+            try:
+                job_id = self.job(ref)["id"]
+            except JobNotFoundError:
+                job_id = ref  # the runs of a removed job stay readable by id
+        return self._ledger.rows(job_id, limit)
+
+    def status(self):
+        """Return the ticker's health and what is due, as a dict (reads only)."""
+        return _status(self)
+
+    def daemon(self, stop=None, drain=None):
+        """Tick at every minute boundary until *stop* (a threading.Event) is set.
+
+        SIGTERM and SIGINT set it too when called from the main thread.  Then
+        it stops claiming, waits up to *drain* seconds (default
+        ``$HERMES_CRON_DRAIN_SECONDS`` or 30) for running jobs, kills what is
+        left and finishes those runs ``failed``.
+        """
+        _daemon(self, stop, drain)
+
+
+def _public_report(report):
+    out = dict(report)
+    out["dispatched"] = [{"job_id": c.job["id"], "execution_id": c.eid,
+                          "status": "completed" if c.outcome is not None and c.outcome.ok
+                          else "failed" if c.outcome is not None else "running",
+                          "kind": c.kind} for c in report["dispatched"]]
+    return out
+
+
 _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
 _EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
                                        "no_agent", "context_from"))
@@ -1930,7 +3356,7 @@ def _check_not_in_job(home, command):
 
 
 # =============================================================================
-# 11. Command line
+# 15. Command line
 #     The only section that parses arguments or prints.
 # =============================================================================
 
@@ -2006,6 +3432,17 @@ def _parser():
     p.add_argument("--at", metavar="ISO", help="next run at this time (re-arms a one-shot)")
     p = command("remove", "remove a job and its output", aliases=("rm", "delete"))
     p.add_argument("job", metavar="JOB", help="job id or name")
+    command("tick", "run one scheduler pass (call it every minute from cron or systemd)")
+    p = command("run", "fire a job now and wait for it")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p.add_argument("--occurrence", metavar="ISO",
+                   help="bind the run to this slot (or 'auto': the latest slot at or before "
+                        "now) so a second fire of the same slot does nothing")
+    p = command("runs", "list executions, newest first", aliases=("history",))
+    p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
+    command("status", "ticker health, next due job, overdue jobs")
+    command("daemon", "tick at every minute boundary until SIGTERM or SIGINT")
     p = command("next", "preview fire times of a job or a schedule")
     p.add_argument("what", metavar="EXPR_OR_JOB", help="a job id or name, or a schedule")
     p.add_argument("-n", type=int, default=5, metavar="N", help="how many (default 5)")
@@ -2018,11 +3455,11 @@ def main(argv=None):
     """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = _parser().parse_args(argv)
+        args = _fast_args(argv) or _parser().parse_args(argv)
         if not getattr(args, "command", None):
             args = _parser().parse_args(argv + ["list"])
-        home = CronHome(getattr(args, "home", None))
-        return _COMMANDS[args.command](home, args) or EXIT_OK
+        with CronHome(getattr(args, "home", None)) as home:
+            return _COMMANDS[args.command](home, args) or EXIT_OK
     except HermesCronError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -2030,6 +3467,31 @@ def main(argv=None):
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except KeyboardInterrupt:
         return 130
+
+
+def _fast_args(argv):
+    """Parse ``[--home DIR] [--json] tick`` without argparse.
+
+    cron(8) runs exactly this every minute; importing argparse would be most
+    of the cost of a tick with nothing due.
+    """
+    import types
+
+    args = types.SimpleNamespace(command=None)
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        if word == "--json":
+            args.json = True
+        elif word == "--home" and words:
+            args.home = words.pop(0)
+        elif word.startswith("--home="):
+            args.home = word[7:]
+        elif word == "tick" and args.command is None:
+            args.command = "tick"
+        else:
+            return None
+    return args if args.command == "tick" else None
 
 
 def _print_json(value):
@@ -2141,7 +3603,110 @@ def _cmd_next(home, args):
             print(_iso(fire))
 
 
+def _print_tick(report, as_json=False):
+    if as_json:
+        _print_json(report)
+        return
+    if report.get("error"):
+        print(f"{_PROG}: error: {report['error']}", file=sys.stderr, flush=True)
+    elif report["busy"]:
+        print("tick busy: another tick holds .tick.lock; nothing to do")
+    for run in report.get("dispatched", ()):
+        if isinstance(run, _Claim):
+            run = _public_report({"dispatched": [run]})["dispatched"][0]
+        print(f"{run['job_id']} {run['execution_id']} {run['status']} {run['kind']}")
+    for skip in report.get("skipped", ()):
+        print(f"{skip['job_id']} skipped {skip['reason']} {skip['scheduled_instant'] or '-'}: "
+              f"{skip['detail']}")
+    if not report.get("busy") and not report.get("error") and not report.get("dispatched") \
+            and not report.get("skipped"):
+        print("no jobs due")
+    sys.stdout.flush()
+
+
+def _cmd_tick(home, args):
+    _print_tick(home.tick(), getattr(args, "json", False))
+
+
+def _cmd_run(home, args):
+    row = home.run_job(args.job, args.occurrence)
+    if getattr(args, "json", False):
+        _print_json(row)
+    elif row["already"]:
+        print(f"occurrence {row['scheduled_instant']} of job {row['job_id']} already has "
+              f"execution {row['id']} ({row['status']}); nothing to do")
+    else:
+        print(f"{row['job_id']} {row['id']} {row['status']}")
+        if row["error"]:
+            print(f"    {_one_line(row['error'])}")
+    return EXIT_OK if row["already"] or row["status"] == "completed" else EXIT_FAILURE
+
+
+def _one_line(text, width=200):
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _cmd_runs(home, args):
+    rows = home.runs(args.job, args.limit)
+    if getattr(args, "json", False):
+        _print_json(rows)
+        return
+    if not rows:
+        print("No executions recorded.")
+        return
+    zone = _safe_zone(home, None)
+    for row in rows:
+        claimed = _parse_stored(row["claimed_at"])
+        when = _iso(claimed.astimezone(zone)) if claimed else row["claimed_at"]
+        print(f"{row['id']} {row['status']} job={row['job_id']} source={row['source']} {when}")
+        if row["error"]:
+            print(f"    {_one_line(row['error'])}")
+
+
+def _cmd_status(home, args):
+    info = home.status()
+    if getattr(args, "json", False):
+        _print_json(info)
+        return
+    age = info["heartbeat_age_seconds"]
+    if age is None:
+        ticker = "no heartbeat: is anything calling 'python -m hermes_cron tick' every minute?"
+    elif info["stalled"]:
+        ticker = f"STALLED: last heartbeat {age} s ago (pid {info['ticker_pid']})"
+    else:
+        ticker = f"heartbeat {age} s ago (pid {info['ticker_pid']})"
+    rows = [("ticker", ticker)]
+    if info["last_error"]:
+        rows.append(("last tick", f"failed: {_one_line(info['last_error'])}"))
+    elif info["last_success"]:
+        rows.append(("last tick", f"ok at {info['last_success']}"))
+    rows.append(("jobs", f"{info['active_jobs']} active of {info['jobs']}; "
+                         f"{info['running']} running now"))
+    nxt = info["next_due"]
+    rows.append(("next due", f"{nxt['job_id']} ({nxt['name']}) at {nxt['next_run_at']}"
+                 if nxt else "-"))
+    for late in info["overdue"]:
+        rows.append(("overdue", f"{late['job_id']} ({late['name']}) due {late['next_run_at']}, "
+                                f"{late['late_seconds']} s ago"))
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"{key.ljust(width)}  {value}")
+
+
+def _cmd_daemon(home, args):
+    as_json = getattr(args, "json", False)
+    _daemon(home, None, None, lambda report: _print_tick(_public_report(report) if
+                                                         "dispatched" in report else report,
+                                                         as_json))
+
+
 _COMMANDS = {
+    "tick": _cmd_tick,
+    "run": _cmd_run,
+    "runs": _cmd_runs,
+    "status": _cmd_status,
+    "daemon": _cmd_daemon,
     "list": _cmd_list,
     "add": _cmd_add,
     "edit": _cmd_edit,
