@@ -1832,7 +1832,7 @@ class _Ledger:
                         "process_started_at, status, claimed_at, scheduled_instant) "
                         "VALUES (?,?,?,?,?,?,'claimed',?,?)",
                         (eid, job_id, source, me["process_id"], me["pid"], me["started_at"],
-                         _iso(now), instant))
+                         now.isoformat(), instant))
                     ids.append(eid)
                 conn.execute("COMMIT")
             except BaseException:
@@ -1846,7 +1846,7 @@ class _Ledger:
         return self._write(
             "UPDATE executions SET status='running', started_at=? "
             "WHERE id=? AND status='claimed' AND process_id=? AND pid=?",
-            (_iso(now), eid, me["process_id"], me["pid"])) == 1
+            (now.isoformat(), eid, me["process_id"], me["pid"])) == 1
 
     def finish(self, eid, ok, error, delivery_outcome, now):
         """claimed|running -> completed|failed; terminal rows never change."""
@@ -1855,7 +1855,7 @@ class _Ledger:
             "UPDATE executions SET status=?, finished_at=?, error=?, delivery_outcome=?, "
             "handoff_pending=0 WHERE id=? AND status IN ('claimed','running') "
             "AND process_id=? AND pid=?",
-            ("completed" if ok else "failed", _iso(now), None if ok else redact(error or
+            ("completed" if ok else "failed", now.isoformat(), None if ok else redact(error or
              "unknown failure"), delivery_outcome, eid, me["process_id"], me["pid"])) == 1
 
     def mark_unknown(self, row, error, now):
@@ -1863,7 +1863,8 @@ class _Ledger:
         return self._write(
             "UPDATE executions SET status='unknown', finished_at=?, error=?, handoff_pending=0 "
             "WHERE id=? AND status=? AND process_id=? AND pid=?",
-            (_iso(now), error, row["id"], row["status"], row["process_id"], row["pid"])) == 1
+            (now.isoformat(), error, row["id"], row["status"], row["process_id"],
+             row["pid"])) == 1
 
     def reconcile(self, now):
         """Mark rows whose owner is provably dead ``unknown``; return their ids."""
@@ -1931,7 +1932,7 @@ class _Ledger:
         """Return execution rows, newest first."""
         where, params = ("WHERE job_id=? ", (job_id,)) if job_id else ("", ())
         return self._rows(f"SELECT * FROM executions {where}"
-                          "ORDER BY claimed_at DESC, id DESC LIMIT ?", params + (limit,))
+                          "ORDER BY claimed_at DESC, rowid DESC LIMIT ?", params + (limit,))
 
     def get(self, ids):
         marks = ",".join("?" * len(ids))
@@ -2736,7 +2737,8 @@ def _run_now(home, ref, occurrence=None):
         claim = current.get("fire_claim")
         if claim is not None and _claim_is_live(home, current, claim, ledger.get(
                 [claim.get("execution_id")] if isinstance(claim, dict) else []), now):
-            return claim.get("execution_id") if isinstance(claim, dict) else "?"
+            return (claim.get("execution_id") if isinstance(claim, dict) else None) or \
+                "not recorded yet"
         current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": None}
         return None
 

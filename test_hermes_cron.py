@@ -1774,7 +1774,686 @@ def test_reads_never_create_the_home(home):
     assert not os.path.exists(home.path)
 
 
-# ---- 10. cron home -----------------------------------------------------------------
+# ---- 10. redaction -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("key sk-abcdefghijklmnopqrstuvwx1234 end", "key sk-*** end"),
+    ("sk-ant-api03-abcdefghijklmnop", "sk-ant-***"),
+    ("token ghp_abcdefghijklmnopqrstuvwxyz0123", "token ghp_***"),
+    ("Authorization: Bearer abc.def.ghijklmnop", "Authorization: Bearer ***"),
+    ("curl -H 'bearer abcdefghijklmnop'", "curl -H 'bearer ***'"),
+    ("https://bob:hunter2secret@db.example/x", "https://bob:***@db.example/x"),
+    ('{"password": "pa55word!"}', '{"password": "***"}'),
+    ("API_KEY=abcd1234efgh", "API_KEY=***"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+     "[REDACTED PRIVATE KEY]"),
+])
+def test_redact_masks_secrets_keeping_a_short_prefix(text, expected):
+    assert hc.redact(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "the tokenizer splits words", "see /home/ask-me/notes.txt",
+    "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "uuid 123e4567-e89b-12d3-a456-426614174000", "no secrets here", "",
+])
+def test_redact_leaves_ordinary_text_alone(text):
+    assert hc.redact(text) == text
+
+
+# ---- 11. executions ledger ---------------------------------------------------------
+
+LEDGER_COLUMNS = ["id", "job_id", "source", "process_id", "pid", "process_started_at", "status",
+                  "claimed_at", "started_at", "finished_at", "error", "handoff_pending",
+                  "handoff_started_at", "delivery_outcome", "scheduled_instant"]
+
+
+def sql(home, query, params=()):
+    import sqlite3
+
+    conn = sqlite3.connect(os.path.join(home.path, "executions.db"))
+    try:
+        return conn.execute(query, params).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    led = hc._Ledger(str(tmp_path))
+    yield led
+    led.close()
+
+
+def test_ledger_schema_indexes_and_pragmas_are_exact(ledger, tmp_path):
+    ledger.claim([("abcdef012345", None)], "manual", NOW)
+    conn = ledger.connect()
+    assert [r[1] for r in conn.execute("PRAGMA table_info(executions)")] == LEDGER_COLUMNS
+    indexes = {r[1]: r[4] for r in conn.execute(
+        "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master WHERE type='index' "
+        "AND tbl_name='executions'")}
+    assert "(job_id, claimed_at DESC, id DESC)" in indexes["idx_executions_job_claimed"]
+    assert "(status, claimed_at DESC, id DESC)" in indexes["idx_executions_status_claimed"]
+    assert indexes["idx_executions_occurrence"].endswith(
+        "(job_id, scheduled_instant) WHERE status='completed'")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert oct(os.stat(ledger.path).st_mode & 0o777) == "0o600"
+
+
+def test_ledger_migrates_an_upstream_table_in_place(tmp_path):
+    import sqlite3
+
+    conn = sqlite3.connect(str(tmp_path / "executions.db"))
+    conn.execute("CREATE TABLE executions(id TEXT PRIMARY KEY, job_id TEXT NOT NULL, "
+                 "source TEXT NOT NULL, process_id TEXT NOT NULL, pid INTEGER NOT NULL, "
+                 "process_started_at INTEGER, status TEXT NOT NULL, claimed_at TEXT NOT NULL, "
+                 "started_at TEXT, finished_at TEXT, error TEXT)")
+    conn.execute("INSERT INTO executions VALUES ('a'||hex(randomblob(15)), 'abcdef012345', "
+                 "'builtin', 'p', 1, NULL, 'completed', '2026-01-01T00:00:00+00:00', NULL, "
+                 "'2026-01-01T00:00:01+00:00', NULL)")
+    conn.commit()
+    conn.close()
+    for _ in range(2):  # a second opener finds the columns already there
+        led = hc._Ledger(str(tmp_path))
+        led.connect()
+        led.close()
+    led = hc._Ledger(str(tmp_path))
+    rows = led.rows("abcdef012345")
+    assert list(rows[0]) == LEDGER_COLUMNS
+    assert (rows[0]["status"], rows[0]["handoff_pending"], rows[0]["scheduled_instant"]) == (
+        "completed", 0, None)
+    led.close()
+
+
+def test_ledger_transitions_are_compare_and_set(ledger):
+    eid = ledger.claim([("abcdef012345", "2026-03-06T12:00:00+00:00")], "builtin", NOW)[0]
+    assert len(eid) == 32 and int(eid, 16) >= 0
+    assert ledger.finish(eid, True, None, "not_configured", NOW) is True  # claimed -> completed
+    assert ledger.start(eid, NOW) is False  # terminal rows never change
+    assert ledger.finish(eid, False, "late error", None, NOW) is False
+    row = ledger.rows()[0]
+    assert (row["status"], row["error"], row["delivery_outcome"]) == (
+        "completed", None, "not_configured")
+    other = ledger.claim([("abcdef012345", None)], "manual", NOW)[0]
+    ledger.connect().execute("UPDATE executions SET process_id='someone-else' WHERE id=?",
+                             (other,))
+    assert ledger.start(other, NOW) is False  # not the owner
+    assert ledger.finish(other, True, None, None, NOW) is False
+
+
+def test_ledger_failed_rows_keep_a_redacted_error(ledger):
+    eid = ledger.claim([("abcdef012345", None)], "manual", NOW)[0]
+    ledger.start(eid, NOW)
+    ledger.finish(eid, False, "boom with sk-abcdefghijklmnopqrstuvwx", None, NOW)
+    assert ledger.rows()[0]["error"] == "boom with sk-***"
+
+
+def fake_owner(ledger, eid, **owner):
+    me = hc._identity()
+    row = {"process_id": "f" * 32, "pid": 999999, "started_at": None,
+           "hostname": me["hostname"], "boot_id": me["boot_id"],
+           "pid_namespace": me["pid_namespace"]}
+    row.update(owner)
+    conn = ledger.connect()
+    conn.execute("INSERT OR REPLACE INTO cron_processes VALUES (?,?,?,?,?,?,?)",
+                 (row["process_id"], row["hostname"], row["boot_id"], row["pid_namespace"],
+                  row["pid"], row["started_at"], "2026-01-01T00:00:00+00:00"))
+    conn.execute("UPDATE executions SET process_id=?, pid=?, process_started_at=? WHERE id=?",
+                 (row["process_id"], row["pid"], row["started_at"], eid))
+
+
+def free_pid():
+    pid = 4_000_000
+    while os.path.exists(f"/proc/{pid}"):
+        pid -= 1
+    return pid
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to prove death")
+def test_ledger_reconcile_marks_only_provably_dead_owners_unknown(ledger):
+    ids = ledger.claim([("abcdef012345", None)] * 6, "builtin", NOW)
+    me = hc._identity()
+    fake_owner(ledger, ids[0], process_id="a" * 32, pid=free_pid())        # pid gone
+    fake_owner(ledger, ids[1], process_id="b" * 32, pid=os.getpid(),      # pid reused
+               started_at=me["started_at"] - 1)
+    fake_owner(ledger, ids[2], process_id="c" * 32, pid=free_pid(),       # other host
+               hostname="elsewhere")
+    fake_owner(ledger, ids[3], process_id="d" * 32, pid=free_pid(),       # other container
+               pid_namespace="pid:[1]")
+    fake_owner(ledger, ids[4], process_id="e" * 32, pid=os.getpid(),      # alive
+               started_at=me["started_at"])
+    # ids[5] is this process's own row
+    assert sorted(ledger.reconcile(NOW)) == sorted(ids[:2])
+    rows = {r["id"]: r for r in ledger.rows(limit=10)}
+    assert [rows[i]["status"] for i in ids] == ["unknown", "unknown", "claimed", "claimed",
+                                                "claimed", "claimed"]
+    assert rows[ids[0]]["error"].startswith("the process running this execution died")
+    assert "unknown" in rows[ids[0]]["error"]
+    assert ledger.reconcile(NOW) == []
+
+
+def test_ledger_prune_keeps_newest_1000_and_20_per_job(ledger):
+    conn = ledger.connect()
+    rows = [(f"{i:032x}", "bbbbbbbbbbbb" if i < 30 else "aaaaaaaaaaaa", "builtin", "p", 1, None,
+             "completed", f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}"
+             f"+00:00", None, f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:"
+             f"{i % 60:02d}+00:00", None, 0, None, None, None) for i in range(1130)]
+    conn.executemany(f"INSERT INTO executions VALUES ({','.join('?' * 15)})", rows)
+    active = ledger.claim([("cccccccccccc", None)], "manual", NOW)[0]
+    ledger.prune()
+    left = dict(conn.execute("SELECT job_id, count(*) FROM executions GROUP BY job_id"))
+    assert left == {"aaaaaaaaaaaa": 1000, "bbbbbbbbbbbb": 20, "cccccccccccc": 1}
+    assert ledger.rows("cccccccccccc")[0]["id"] == active
+
+
+def test_ledger_completed_occurrence_rule(ledger):
+    slot = "2026-03-06T12:00:00+00:00"
+    assert ledger.completed_occurrence("abcdef012345", slot) is False
+    eid = ledger.claim([("abcdef012345", slot)], "builtin", NOW)[0]
+    ledger.finish(eid, False, "x", None, NOW)
+    assert ledger.completed_occurrence("abcdef012345", slot) is False  # failed never counts
+    early = ledger.claim([("abcdef012345", slot)], "builtin", NOW)[0]
+    ledger.finish(early, True, None, None, datetime(2026, 3, 6, 11, 58, 59, tzinfo=UTC))
+    assert ledger.completed_occurrence("abcdef012345", slot) is False  # before slot - 60 s
+    good = ledger.claim([("abcdef012345", slot)], "builtin", NOW)[0]
+    ledger.finish(good, True, None, None, datetime(2026, 3, 6, 11, 59, 0, tzinfo=UTC))
+    assert ledger.completed_occurrence("abcdef012345", slot) is True
+
+
+# ---- 12. running a job -------------------------------------------------------------
+
+
+def script(tmp_path, name, body):
+    path = tmp_path / "scripts" / name
+    path.write_text(textwrap.dedent(body))
+    return name
+
+
+def only_output(home, job_id):
+    directory = os.path.join(home.path, "output", job_id)
+    names = sorted(os.listdir(directory))
+    assert len(names) == 1, names
+    return open(os.path.join(directory, names[0])).read()
+
+
+def test_script_runs_by_extension_with_a_sanitized_environment(home, tmp_path, clock):
+    home.environ["SECRET_TOKEN_FOR_TEST"] = "do-not-leak"
+    script(tmp_path, "env.sh", """\
+        echo "${BASH_VERSION:+bash} job=$HERMES_CRON_JOB_ID passed=${SECRET_TOKEN_FOR_TEST:-no}"
+        pwd
+    """)
+    script(tmp_path, "py.py", "import sys; print('python', sys.version_info[0])\n")
+    a = home.add_job("@hourly", "", script="env.sh", no_agent=True)
+    b = home.add_job("@hourly", "", script="py.py", no_agent=True)
+    for job in (a, b):
+        assert home.run_job(job["id"])["status"] == "completed"
+    assert only_output(home, a["id"]).endswith(
+        f"## Response\n\nbash job={a['id']} passed=no\n{tmp_path / 'scripts'}\n")
+    assert "python 3" in only_output(home, b["id"])
+
+
+def test_script_failure_timeout_and_redaction(home, tmp_path):
+    write_config(home, {"script_timeout_seconds": 1})
+    script(tmp_path, "fail.sh", "echo 'using sk-abcdefghijklmnopqrstuvwx' >&2; exit 3\n")
+    script(tmp_path, "slow.sh", "sleep 30\n")
+    fail = home.add_job("@hourly", "", script="fail.sh", no_agent=True)
+    slow = home.add_job("@hourly", "", script="slow.sh", no_agent=True)
+    row = home.run_job(fail["id"])
+    assert (row["status"], row["error"]) == ("failed", "script exited with code 3: using sk-***")
+    start = time.monotonic()
+    row = home.run_job(slow["id"])
+    assert time.monotonic() - start < 10
+    assert (row["status"], row["error"]) == ("failed", "script timed out after 1 s and was killed")
+    job = home.job(fail["id"])
+    assert (job["last_status"], job["last_error"], job["failure_streak"]) == (
+        "error", "script exited with code 3: using sk-***", 1)
+    assert "sk-abc" not in open(os.path.join(home.path, "executions.db"), "rb").read().decode(
+        "latin-1")
+    assert "sk-abc" not in only_output(home, fail["id"])
+
+
+def test_script_outputs_silence_and_wake_gate(home, tmp_path):
+    script(tmp_path, "empty.sh", "true\n")
+    script(tmp_path, "gate.sh", 'echo "nothing new"; echo \'{"wakeAgent": false}\'\n')
+    calls = []
+    home.runner = lambda prompt, job: calls.append(prompt) or "agent says hi"
+    empty = home.add_job("@hourly", "", script="empty.sh", no_agent=True)
+    gated = home.add_job("@hourly", "Summarise", script="gate.sh")
+    for job in (empty, gated):
+        row = home.run_job(job["id"])
+        assert (row["status"], row["delivery_outcome"]) == ("completed", "suppressed")
+    assert calls == []
+    assert "**Status:** silent (empty output)" in only_output(home, empty["id"])
+    assert "**Status:** silent (wakeAgent=false)" in only_output(home, gated["id"])
+
+
+def test_agent_runner_gets_script_output_then_prompt(home, tmp_path):
+    script(tmp_path, "data.sh", "echo 'cpu=93%'\n")
+    seen = []
+    home.runner = lambda prompt, job: seen.append((prompt, job["id"])) or "All good."
+    job = home.add_job("@hourly", "Report the load.", script="data.sh")
+    row = home.run_job(job["id"])
+    assert row["status"] == "completed"
+    assert seen == [("## Script Output\n\n```\ncpu=93%\n```\n\nReport the load.", job["id"])]
+    doc = only_output(home, job["id"])
+    assert doc.startswith(f"# Cron Job: Report the load.\n\n**Job ID:** {job['id']}\n"
+                          f"**Execution:** {row['id']}\n**Run Time:** 2026-03-06T12:00:00+00:00"
+                          f"\n**Schedule:** @hourly\n**Status:** ok\n")
+    assert doc.endswith("## Response\n\nAll good.\n")
+
+
+def test_agent_failures(home):
+    home.runner = lambda prompt, job: "   "
+    job = home.add_job("@hourly", "p")
+    assert home.run_job(job["id"])["error"] == "the agent returned an empty response"
+
+    def crash(prompt, job):
+        raise RuntimeError("model exploded, key sk-abcdefghijklmnopqrstuvwx")
+
+    home.runner = crash
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed" and "RuntimeError: model exploded, key sk-***" in row["error"]
+    home.runner = None
+    row = home.run_job(job["id"])
+    assert row["error"].startswith("no agent runner is configured")
+    assert home.job(job["id"])["last_status"] == "blocked_config"
+
+
+def test_output_documents_never_overwrite_and_are_pruned(home, tmp_path):
+    write_config(home, {"output_retention": 3})
+    script(tmp_path, "s.sh", "echo out\n")
+    job = home.add_job("@hourly", "", script="s.sh", no_agent=True)
+    ids = [home.run_job(job["id"])["id"] for _ in range(4)]  # all in the same second
+    directory = os.path.join(home.path, "output", job["id"])
+    names = hc._list_outputs(directory)
+    assert names == ["2026-03-06_12-00-00_2.md", "2026-03-06_12-00-00_3.md",
+                     "2026-03-06_12-00-00_4.md"]
+    assert [f"**Execution:** {i}" in open(os.path.join(directory, n)).read()
+            for i, n in zip(ids[1:], names)] == [True, True, True]
+    assert oct(os.stat(os.path.join(directory, names[0])).st_mode & 0o777) == "0o600"
+    assert oct(os.stat(directory).st_mode & 0o777) == "0o700"
+
+
+# ---- 13. tick ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def ok_script(tmp_path):
+    return script(tmp_path, "ok.sh", "echo done\n")
+
+
+def fire_rows(home, job_id=None):
+    return [(r["status"], r["scheduled_instant"], r["source"]) for r in
+            reversed(home.runs(job_id, 100))]
+
+
+def test_tick_fires_a_due_job_once_per_occurrence(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    assert home.tick()["dispatched"] == []
+    clock.advance(minutes=5)
+    report = home.tick()
+    assert [(d["job_id"], d["status"], d["kind"]) for d in report["dispatched"]] == [
+        (job["id"], "completed", "on_time")]
+    assert report["dispatched"][0]["execution_id"] == home.runs()[0]["id"]
+    assert home.tick()["dispatched"] == []  # same instant again
+    clock.advance(seconds=30)
+    assert home.tick()["dispatched"] == []
+    stored = home.job(job["id"])
+    assert (stored["next_run_at"], stored["last_run_at"], stored["last_status"],
+            stored["repeat"], stored["last_dispatch"]) == (
+        "2026-03-06T12:10:00+00:00", "2026-03-06T12:05:00+00:00", "ok",
+        {"times": None, "completed": 1},
+        {"scheduled_at": "2026-03-06T12:05:00+00:00", "dispatched_at": "2026-03-06T12:05:00+00:00",
+         "lateness_seconds": 0.0, "kind": "on_time"})
+    assert "fire_claim" not in stored and "pending_slot" not in stored
+    assert fire_rows(home) == [("completed", "2026-03-06T12:05:00+00:00", "builtin")]
+
+
+def test_tick_labels_late_fires_and_fires_inside_grace(home, clock, ok_script):
+    job = home.add_job("0 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(hours=1, minutes=10)  # 10 min late; an hourly job's grace is 30 min
+    assert [d["kind"] for d in home.tick()["dispatched"]] == ["late"]
+    assert home.job(job["id"])["last_dispatch"]["lateness_seconds"] == 600.0
+    assert fire_rows(home) == [("completed", "2026-03-06T13:00:00+00:00", "builtin")]
+
+
+def test_tick_collapses_missed_slots_into_one_catch_up(home, clock, ok_script):
+    job = home.add_job("0 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(hours=5, minutes=20)  # slots 13:00 ... 17:00 missed
+    report = home.tick()
+    assert [d["kind"] for d in report["dispatched"]] == ["catch_up"]
+    assert fire_rows(home) == [("completed", "2026-03-06T17:00:00+00:00", "builtin")]
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T18:00:00+00:00"
+    assert home.tick()["dispatched"] == []
+
+
+def test_tick_skips_missed_slots_when_catch_up_is_off(home, clock, ok_script):
+    write_config(home, {"catch_up_missed": False})
+    job = home.add_job("0 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(hours=5, minutes=20)
+    report = home.tick()
+    assert report["dispatched"] == []
+    assert [(s["reason"], s["scheduled_instant"]) for s in report["skipped"]] == [
+        ("catch_up_disabled", "2026-03-06T17:00:00+00:00")]
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T18:00:00+00:00"
+    assert sql(home, "SELECT job_id, scheduled_instant, reason, detail FROM cron_skips") == [
+        (job["id"], "2026-03-06T17:00:00+00:00", "catch_up_disabled",
+         "missed slot(s) from 2026-03-06T13:00:00+00:00 to 2026-03-06T17:00:00+00:00; "
+         "catch_up_missed is false; next run 2026-03-06T18:00:00+00:00")]
+    assert home.runs() == []
+
+
+def test_tick_grace_formula():
+    utc = hc._zone("UTC")
+    slot = datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
+    cases = [({"kind": "interval", "minutes": 1}, 120), ({"kind": "interval", "minutes": 30}, 900),
+             ({"kind": "cron", "expr": "0 * * * *"}, 1800),
+             ({"kind": "cron", "expr": "0 9 * * *"}, 7200),
+             ({"kind": "cron", "expr": "*/3 * * * *"}, 120)]
+    assert [hc._grace(s, slot, utc) for s, _ in cases] == [g for _, g in cases]
+
+
+def test_tick_retires_a_one_shot_past_its_grace(home, clock, ok_script):
+    job = home.add_job("in 2m", "", script=ok_script, no_agent=True)
+    clock.advance(minutes=5)  # 3 minutes late
+    report = home.tick()
+    assert report["dispatched"] == [] and [s["reason"] for s in report["skipped"]] == [
+        "oneshot_expired"]
+    stored = home.job(job["id"])
+    assert (stored["state"], stored["enabled"], stored["next_run_at"]) == (
+        "completed", False, None)
+    doc = only_output(home, job["id"])
+    assert "one-shot retired without running: it was 180 s late (grace 120 s)" in doc
+    assert home.runs() == []
+
+
+def test_tick_runs_a_one_shot_once(home, clock, ok_script):
+    job = home.add_job("in 2m", "", script=ok_script, no_agent=True)
+    clock.advance(minutes=2, seconds=30)
+    assert [d["kind"] for d in home.tick()["dispatched"]] == ["on_time"]
+    stored = home.job(job["id"])
+    assert (stored["state"], stored["enabled"], stored["next_run_at"], stored["repeat"]) == (
+        "completed", False, None, {"times": 1, "completed": 1})
+    clock.advance(minutes=1)
+    assert home.tick()["dispatched"] == []
+    assert len(home.runs()) == 1
+    assert [j["id"] for j in home.jobs(include_all=False)] == []
+
+
+def test_tick_honours_finite_repeat(home, clock, ok_script):
+    job = home.add_job("*/10 * * * *", "", script=ok_script, no_agent=True, repeat=2)
+    for _ in range(3):
+        clock.advance(minutes=10)
+        home.tick()
+    stored = home.job(job["id"])
+    assert (stored["state"], stored["repeat"], len(home.runs())) == (
+        "completed", {"times": 2, "completed": 2}, 2)
+
+
+def test_tick_anchors_intervals_on_the_finish_time(home, clock):
+    def slow_agent(prompt, job):
+        clock.advance(minutes=7)  # the run takes 7 minutes
+        return "done"
+
+    home.runner = slow_agent
+    job = home.add_job("every 30m", "p")
+    clock.advance(minutes=30)
+    home.tick()
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T13:07:00+00:00"
+
+
+@pytest.mark.parametrize("edit,reason,skip", [
+    ({"no_agent": True, "script": None}, "auto-paused: no_agent job has no script", "unrunnable"),
+    ({"prompt": "", "skills": []}, "auto-paused: nothing to run: blank prompt, no script and "
+                                   "no skill", "unrunnable"),
+    ({"schedule": {"kind": "cron", "expr": "61 * * * *", "display": "x"}},
+     "auto-paused: unparseable stored schedule (minute field value 61", "unrunnable"),
+    ({"provider": "openai", "base_url": "https://evil.example/v1"},
+     "auto-paused: base_url host 'evil.example' is not provider 'openai''s host",
+     "blocked_guard"),
+])
+def test_tick_auto_pauses_a_job_that_can_never_run(home, clock, edit, reason, skip):
+    calls = []
+    home.runner = lambda prompt, job: calls.append(prompt) or "x"
+    job = home.add_job("*/5 * * * *", "p")
+    healthy = home.add_job("*/5 * * * *", "q")
+    data = json.loads(jobs_bytes(home))
+    data["jobs"][0].update(edit)
+    write_jobs(home, json.dumps(data))
+    clock.advance(minutes=5)
+    report = home.tick()
+    stored = home.job(job["id"])
+    assert (stored["state"], stored["enabled"], stored["last_status"]) == (
+        "paused", False, "blocked_config")
+    assert stored["paused_reason"].startswith(reason)
+    assert [s["reason"] for s in report["skipped"]] == [skip]
+    assert [d["job_id"] for d in report["dispatched"]] == [healthy["id"]]
+    assert calls == ["q"]
+
+
+def set_job(home, job_id, **fields):
+    data = json.loads(jobs_bytes(home))
+    for record in data["jobs"]:
+        if record["id"] == job_id:
+            record.update(fields)
+    write_jobs(home, json.dumps(data))
+
+
+def test_tick_skips_a_slot_while_the_job_still_runs(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    ledger = home._ledger
+    eid = ledger.claim([(job["id"], "2026-03-06T12:05:00+00:00")], "builtin", NOW)[0]
+    fake_owner(ledger, eid, process_id="b" * 32, pid=os.getpid(),
+               started_at=hc._identity()["started_at"])  # alive, another process id
+    set_job(home, job["id"], next_run_at="2026-03-06T12:10:00+00:00",
+            fire_claim={"at": "2026-03-06T12:09:30+00:00", "by": "host:1:" + "b" * 32,
+                        "execution_id": eid})
+    clock.advance(minutes=10)
+    report = home.tick()
+    assert report["dispatched"] == []
+    assert [(s["reason"], s["scheduled_instant"]) for s in report["skipped"]] == [
+        ("overlap", "2026-03-06T12:10:00+00:00")]
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T12:15:00+00:00"
+
+
+def test_tick_expired_fire_claim_makes_the_row_unknown(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    ledger = home._ledger
+    eid = ledger.claim([(job["id"], "2026-03-06T12:05:00+00:00")], "builtin", NOW)[0]
+    fake_owner(ledger, eid, process_id="c" * 32, hostname="another-container")
+    set_job(home, job["id"], next_run_at="2026-03-06T12:10:00+00:00",
+            fire_claim={"at": "2026-03-06T12:05:00+00:00", "by": "x:1:" + "c" * 32,
+                        "execution_id": eid})
+    clock.advance(minutes=10)  # the claim is 300 s old: expired
+    report = home.tick()
+    assert [d["status"] for d in report["dispatched"]] == ["completed"]
+    rows = {r["id"]: r for r in home.runs()}
+    assert rows[eid]["status"] == "unknown"
+    assert rows[eid]["error"] == ("the fire claim of this execution expired (no heartbeat for "
+                                  "300 s); whether its side effects happened is unknown, so it "
+                                  "is not retried")
+
+
+def test_tick_restores_an_unclaimed_pending_slot_once(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    set_job(home, job["id"], next_run_at="2026-03-06T12:10:00+00:00",
+            pending_slot={"scheduled_at": "2026-03-06T12:05:00+00:00",
+                          "at": "2026-03-06T12:05:00+00:00", "by": "gone"})
+    clock.advance(minutes=6)
+    assert [d["kind"] for d in home.tick()["dispatched"]] == ["on_time"]
+    assert fire_rows(home) == [("completed", "2026-03-06T12:05:00+00:00", "builtin")]
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T12:10:00+00:00"
+    # A pending slot that the ledger shows claimed is not restored.
+    set_job(home, job["id"], pending_slot={"scheduled_at": "2026-03-06T12:05:00+00:00",
+                                           "at": "x", "by": "gone"})
+    assert home.tick()["dispatched"] == []
+    assert "pending_slot" not in home.job(job["id"])
+
+
+def test_tick_respects_max_parallel_and_keeps_the_rest_due(home, clock, ok_script):
+    write_config(home, {"max_parallel": 1})
+    a = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="a")
+    b = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="b")
+    ledger = home._ledger
+    busy = ledger.claim([("cccccccccccc", None)], "manual", NOW)[0]  # someone else's run
+    fake_owner(ledger, busy, process_id="d" * 32, hostname="elsewhere")
+    clock.advance(minutes=5)
+    report = home.tick()
+    assert report["dispatched"] == [] and [s["reason"] for s in report["skipped"]] == [
+        "max_parallel", "max_parallel"]
+    assert home.job("a")["next_run_at"] == "2026-03-06T12:05:00+00:00"
+    ledger.connect().execute("UPDATE executions SET status='failed' WHERE id=?", (busy,))
+    clock.advance(seconds=30)
+    assert [d["job_id"] for d in home.tick()["dispatched"]] == [a["id"]]
+    clock.advance(seconds=20)
+    assert [d["job_id"] for d in home.tick()["dispatched"]] == [b["id"]]
+
+
+def test_tick_writes_heartbeat_files_and_records_failures(home, clock):
+    home.tick()
+    files = {n: open(os.path.join(home.path, n)).read() for n in
+             ("ticker_heartbeat", "ticker_last_success")}
+    epoch = int(NOW.timestamp())
+    assert files == {"ticker_heartbeat": f"{epoch} {os.getpid()}\n",
+                     "ticker_last_success": f"{epoch}\n"}
+    write_jobs(home, "{broken")
+    clock.advance(minutes=1)
+    with pytest.raises(hc.StoreCorruptError):
+        home.tick()
+    error = open(os.path.join(home.path, "ticker_last_error")).read()
+    assert error.startswith(f"{epoch + 60}\njobs.json is corrupt (not valid JSON")
+    assert open(os.path.join(home.path, "ticker_last_success")).read() == f"{epoch}\n"
+    write_jobs(home, '{"jobs": []}')
+    home.tick()
+    assert not os.path.exists(os.path.join(home.path, "ticker_last_error"))
+
+
+def test_tick_is_busy_while_another_holds_the_tick_lock(home):
+    import fcntl
+
+    home.add_job("@daily", "p")
+    before = jobs_bytes(home)
+    fd = os.open(os.path.join(home.path, ".tick.lock"), os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        assert home.tick() == {"busy": True, "dispatched": [], "skipped": [], "reconciled": []}
+    finally:
+        os.close(fd)
+    assert jobs_bytes(home) == before
+
+
+def test_status_reports_heartbeat_next_due_and_overdue(home, clock, ok_script):
+    info = home.status()
+    assert (info["heartbeat_age_seconds"], info["stalled"], info["next_due"]) == (
+        None, True, None)
+    a = home.add_job("0 13 * * *", "", script=ok_script, no_agent=True, name="a")
+    home.tick()
+    clock.advance(minutes=2)
+    info = home.status()
+    assert (info["heartbeat_age_seconds"], info["stalled"], info["active_jobs"],
+            info["next_due"], info["overdue"], info["running"]) == (
+        120, False, 1, {"job_id": a["id"], "name": "a",
+                        "next_run_at": "2026-03-06T13:00:00+00:00"}, [], 0)
+    clock.advance(hours=1, minutes=5)
+    info = home.status()
+    assert info["stalled"] is True
+    assert info["overdue"] == [{"job_id": a["id"], "name": "a",
+                                "next_run_at": "2026-03-06T13:00:00+00:00",
+                                "late_seconds": 420}]
+
+
+def test_run_job_ignores_pause_and_leaves_the_schedule_alone(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, repeat=3)
+    home.pause_job(job["id"])
+    row = home.run_job(job["id"])
+    assert (row["status"], row["source"], row["scheduled_instant"], row["already"]) == (
+        "completed", "manual", None, False)
+    stored = home.job(job["id"])
+    assert (stored["state"], stored["next_run_at"], stored["repeat"], stored["last_status"]) == (
+        "paused", "2026-03-06T12:05:00+00:00", {"times": 3, "completed": 0}, "ok")
+
+
+def test_run_job_occurrence_binds_the_slot_once(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(minutes=7)
+    row = home.run_job(job["id"], "2026-03-06T12:05:00Z")
+    assert (row["status"], row["source"], row["scheduled_instant"]) == (
+        "completed", "external", "2026-03-06T12:05:00+00:00")
+    again = home.run_job(job["id"], "2026-03-06T12:05:00+00:00")
+    assert (again["already"], again["id"]) == (True, row["id"])
+    auto = home.run_job(job["id"], "auto")
+    assert (auto["already"], auto["id"]) == (True, row["id"])
+    # The tick sees the occurrence completed and does not fire it again.
+    assert home.tick()["dispatched"] == []
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T12:10:00+00:00"
+
+
+@pytest.mark.parametrize("schedule,occurrence,message", [
+    ("*/5 * * * *", "2026-03-06T12:03:00Z", "--occurrence is not a slot of the job's schedule"),
+    ("*/5 * * * *", "2026-03-06T13:00:00Z", "--occurrence is in the future"),
+    ("every 5m", "auto", "--occurrence needs a cron or one-shot schedule"),
+    ("*/5 * * * *", "soon", "not an ISO 8601 time: 'soon'"),
+])
+def test_run_job_occurrence_validation(home, clock, ok_script, schedule, occurrence, message):
+    job = home.add_job(schedule, "", script=ok_script, no_agent=True)
+    clock.advance(minutes=7)
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.run_job(job["id"], occurrence)
+    assert str(ei.value).startswith(message)
+    assert home.runs() == []
+
+
+def test_run_job_refuses_a_job_that_is_running(home, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    set_job(home, job["id"], fire_claim={"at": "2026-03-06T11:59:00+00:00",
+                                         "by": "other:1:" + "e" * 32, "execution_id": None})
+    with pytest.raises(hc.BusyError) as ei:
+        home.run_job(job["id"])
+    assert str(ei.value) == (f"job is running now: '{job['id']} (execution not recorded yet)': "
+                             f"wait for it to finish; see 'runs JOB'")
+    assert ei.value.exit_code == 4
+
+
+def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
+    cli("add", "*/5 * * * *", "--script", ok_script, "--no-agent", "--name", "five")
+    job_id = home.job("five")["id"]
+    rc, out, _ = cli("tick")
+    assert (rc, out) == (0, "no jobs due\n")
+    clock.advance(minutes=5)
+    rc, out, _ = cli("tick")
+    eid = home.runs()[0]["id"]
+    assert (rc, out) == (0, f"{job_id} {eid} completed on_time\n")
+    rc, out, _ = cli("run", "five")
+    manual = home.runs()[0]["id"]
+    assert (rc, out) == (0, f"{job_id} {manual} completed\n")
+    rc, out, _ = cli("runs", "five")
+    assert out == (f"{manual} completed job={job_id} source=manual 2026-03-06T12:05:00+00:00\n"
+                   f"{eid} completed job={job_id} source=builtin 2026-03-06T12:05:00+00:00\n")
+    rc, out, _ = cli("history", "--json", "--limit", "1")
+    assert [r["id"] for r in json.loads(out)] == [manual]
+    assert list(json.loads(out)[0]) == LEDGER_COLUMNS
+    rc, out, _ = cli("status")
+    assert out.splitlines()[0] == f"ticker     heartbeat 0 s ago (pid {os.getpid()})"
+    assert json.loads(cli("status", "--json")[1])["next_due"]["job_id"] == job_id
+    script(tmp_path, "bad.sh", "echo nope >&2; exit 1\n")
+    cli("edit", "five", "--script", "bad.sh")
+    rc, out, _ = cli("run", "five")
+    assert rc == 1 and out.endswith("failed\n    script exited with code 1: nope\n")
+    rc, out, _ = cli("run", "five", "--occurrence", "2026-03-06T12:05:00Z")
+    assert (rc, out) == (0, f"occurrence 2026-03-06T12:05:00+00:00 of job {job_id} already has "
+                            f"execution {eid} (completed); nothing to do\n")
+    assert cli("runs", "nosuchjob")[1] == "No executions recorded.\n"
+
+
+def test_cli_daemon_refuses_a_pinned_clock(cli):
+    rc, out, err = cli("daemon")
+    assert rc == 2 and err.startswith("hermes_cron: error: the daemon runs on the real clock; "
+                                      "HERMES_CRON_NOW is set")
+
+
+# ---- 14. cron home -----------------------------------------------------------------
 
 
 def test_home_path_resolution(tmp_path):
@@ -1908,7 +2587,7 @@ def test_commands_inside_a_job_are_refused(home):
     assert home.add_job("@daily", "q")
 
 
-# ---- 11. command line --------------------------------------------------------------
+# ---- 15. command line --------------------------------------------------------------
 
 
 def test_cli_add_list_next_pause_resume_remove(cli, home):
