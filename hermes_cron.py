@@ -1284,11 +1284,11 @@ def _check_base_url(job, settings):
     Raises ``InvalidInputError`` for a ``base_url`` without a ``provider``,
     or one whose host is not the named provider's (unless it is ``custom``).
     """
-    from urllib.parse import urlsplit
-
     base_url, provider = job.get("base_url"), job.get("provider")
     if not base_url:
         return
+    from urllib.parse import urlsplit
+
     if not provider:
         raise InvalidInputError(
             "base_url needs a provider", base_url,
@@ -1457,6 +1457,10 @@ class _JobStore:
         except OSError as exc:
             raise StoreCorruptError(f"cannot read jobs.json ({exc.strerror})", self.path,
                                     "fix the file's permissions") from None
+        import gc
+
+        collecting = gc.isenabled()
+        gc.disable()  # a large store is millions of new objects and no cycles
         try:
             text = data.decode("utf-8-sig")
             try:
@@ -1468,6 +1472,9 @@ class _JobStore:
         except ValueError as exc:
             raise self._corrupt(f"not valid JSON: {exc.msg} at line {exc.lineno} "
                                 f"column {exc.colno}") from None
+        finally:
+            if collecting:
+                gc.enable()
         if isinstance(doc, list):
             doc = {"jobs": doc}
         if not isinstance(doc, dict):
@@ -1793,52 +1800,47 @@ class _Ledger:
         with self._lock:
             return self.connect().execute(sql, params).rowcount
 
-    def _register(self, conn, me, now):
+    # -- transitions ----------------------------------------------------------
+
+    def claim(self, rows, source, now):
+        """Insert one ``claimed`` row per (job_id, scheduled_instant); return their ids."""
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                return [self._insert(conn, job_id, instant, source, now)
+                        for job_id, instant in rows]
+
+    def claim_occurrence(self, job_id, instant, source, now):
+        """Claim an occurrence unless any row has it; return (new id, existing row).
+
+        The check and the insert are one transaction, so two processes that
+        fire the same occurrence at once get one row between them.
+        """
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                found = conn.execute("SELECT * FROM executions WHERE job_id=? AND "
+                                     "scheduled_instant=? ORDER BY rowid LIMIT 1",
+                                     (job_id, instant)).fetchone()
+                if found is not None:
+                    return None, dict(zip(_ROW_COLUMNS, found))
+                return self._insert(conn, job_id, instant, source, now), None
+
+    def _insert(self, conn, job_id, instant, source, now):
+        me = _identity()
         if self._registered != me["process_id"]:
             conn.execute(
                 "INSERT OR IGNORE INTO cron_processes VALUES (?,?,?,?,?,?,?)",
                 (me["process_id"], me["hostname"], me["boot_id"], me["pid_namespace"],
                  me["pid"], me["started_at"], _iso(now)))
             self._registered = me["process_id"]
-
-    # -- transitions ----------------------------------------------------------
-
-    def claim(self, rows, source, now, exclusive=False):
-        """Insert one ``claimed`` row per (job_id, scheduled_instant) in one transaction.
-
-        Returns the new execution ids.  With *exclusive*, a row that already
-        exists for the same (job, instant), whatever its status, wins: the id
-        returned is ``None`` and the existing row is in ``self.existing``.
-        """
-        me = _identity()
-        ids = []
-        with self._lock:
-            conn = self.connect()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._register(conn, me, now)
-                for job_id, instant in rows:
-                    if exclusive:
-                        found = conn.execute(
-                            "SELECT * FROM executions WHERE job_id=? AND scheduled_instant=? "
-                            "ORDER BY claimed_at LIMIT 1", (job_id, instant)).fetchone()
-                        if found is not None:
-                            self.existing = dict(zip(_ROW_COLUMNS, found))
-                            ids.append(None)
-                            continue
-                    eid = os.urandom(16).hex()
-                    conn.execute(
-                        "INSERT INTO executions (id, job_id, source, process_id, pid, "
-                        "process_started_at, status, claimed_at, scheduled_instant) "
-                        "VALUES (?,?,?,?,?,?,'claimed',?,?)",
-                        (eid, job_id, source, me["process_id"], me["pid"], me["started_at"],
-                         now.isoformat(), instant))
-                    ids.append(eid)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        return ids
+        eid = os.urandom(16).hex()
+        conn.execute(
+            "INSERT INTO executions (id, job_id, source, process_id, pid, process_started_at, "
+            "status, claimed_at, scheduled_instant) VALUES (?,?,?,?,?,?,'claimed',?,?)",
+            (eid, job_id, source, me["process_id"], me["pid"], me["started_at"],
+             now.isoformat(), instant))
+        return eid
 
     def start(self, eid, now):
         """claimed -> running; False if this process no longer owns the row."""
@@ -1963,6 +1965,23 @@ class _Ledger:
     def skips(self, job_id, limit=20):
         return self._rows("SELECT * FROM cron_skips WHERE job_id=? ORDER BY at DESC LIMIT ?",
                           (job_id, limit))
+
+
+def _transaction(conn):
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any error), as a context manager."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def scope():
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    return scope()
 
 
 def _parse_stored(value):
@@ -2401,7 +2420,9 @@ def _scan_and_claim(home, now, report):
     settings, ledger, store = home.settings, home._ledger, home._store
     with store.locked() as (doc, jobs):
         records = [j for j in jobs if isinstance(j, dict) and isinstance(j.get("id"), str)]
-        if any(j.get("fire_claim") or j.get("pending_slot") for j in records) or _reap_due(home, now):
+        reconciled = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
+            or _reap_due(home, now)
+        if reconciled:
             report["reconciled"] = ledger.reconcile(now)
         claim_ids = [j["fire_claim"].get("execution_id") for j in records
                      if isinstance(j.get("fire_claim"), dict)]
@@ -2421,6 +2442,8 @@ def _scan_and_claim(home, now, report):
             elif result:
                 changed = True
         if due:
+            if not reconciled:  # a run that died after its job was updated still counts
+                report["reconciled"] = ledger.reconcile(now)
             room = settings["max_parallel"] - ledger.count_active()
             for claim in due[max(room, 0):]:  # they stay due for the next tick
                 _skip(home, report, claim.job, claim.instant, "max_parallel",
@@ -2499,6 +2522,9 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         # Restore once: the slot was taken off the schedule but never claimed.
         if instant is not None and not home._ledger.has_occurrence(job_id, instant):
             job["next_run_at"] = slot
+    next_run = _parse_stored(job.get("next_run_at"))
+    if next_run is not None and next_run > now:
+        return changed  # the common case: nothing more to look at until it is due
     reason = _unrunnable(job)
     if reason is not None:
         _auto_pause(job, reason, now)
@@ -2513,7 +2539,6 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         return True
     zone = home.zone(job)
     kind = schedule["kind"]
-    next_run = _parse_stored(job.get("next_run_at"))
     if next_run is None:
         job["next_run_at"] = _next_run(schedule, zone, now, completed=_once_done(job))
         if kind == "once" and job["next_run_at"] is None:
@@ -2522,8 +2547,6 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         return True
     manual = job.get("manual_run_at") is not None and job.get("manual_run_at") == \
         job.get("next_run_at")
-    if next_run > now:
-        return changed
     instant = None if manual else _instant(next_run)
     if instant is not None and home._ledger.completed_occurrence(job_id, instant):
         if kind == "once":
@@ -2727,9 +2750,9 @@ def _run_now(home, ref, occurrence=None):
         source = "external"
     ledger = home._ledger
     if instant is not None:
-        eid = ledger.claim([(job["id"], instant)], source, now, exclusive=True)[0]
-        if eid is None:
-            return ledger.existing, True
+        eid, existing = ledger.claim_occurrence(job["id"], instant, source, now)
+        if existing is not None:
+            return existing, True
     tag = _owner_tag()
 
     def take(jobs):
@@ -2805,7 +2828,8 @@ def _status(home):
     success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
     error = _read_text(os.path.join(home.path, _ERROR_FILE))
     age = int(epoch - int(beat[0])) if beat and beat[0].isdigit() else None
-    runnable = [j for j in home.jobs() if _job_is_runnable(j)]
+    jobs = home.jobs()
+    runnable = [j for j in jobs if _job_is_runnable(j)]
     dated = sorted((d, j) for j in runnable
                    for d in [_parse_stored(j.get("next_run_at"))] if d is not None)
     overdue = [{"job_id": j["id"], "name": j.get("name"), "next_run_at": j["next_run_at"],
@@ -2820,7 +2844,7 @@ def _status(home):
         "last_success": _iso(datetime.fromtimestamp(int(success[0]), _UTC))
         if success and success[0].isdigit() else None,
         "last_error": error.split("\n", 1)[1] if error and "\n" in error else error,
-        "jobs": len(home.jobs()),
+        "jobs": len(jobs),
         "active_jobs": len(runnable),
         "running": home._ledger.count_active(),
         "next_due": {"job_id": upcoming[1]["id"], "name": upcoming[1].get("name"),

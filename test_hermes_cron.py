@@ -11,6 +11,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -2830,6 +2831,431 @@ def test_sigkill_during_save_leaves_old_or_new_file(tmp_path, where, expect_new)
     assert [n for n in os.listdir(home) if n.endswith(".tmp")] == []
     assert [j["name"] for j in json.loads(open(os.path.join(home, "jobs.json")).read())["jobs"]
             ][-1] == "after"
+
+
+# ---- 13. tick: crashes, exactly-once and the daemon (real processes) -------------
+#
+# Every CLI child gets HERMES_CRON_NOW, so schedule logic never sleeps; the
+# only waits are polls (with a deadline) for a child to reach a state.
+
+_CRASH_T0 = "2026-03-06T12:00:00+00:00"  # a Friday; "*/5" is next due at 12:05
+_CRASH_SLOT = "2026-03-06T12:05:00+00:00"
+_CRASH_NEXT = "2026-03-06T12:10:00+00:00"
+
+
+def _crash_cli(env, home, now, *argv):
+    """The CLI on *home* with the whole child's clock pinned at *now*."""
+    return run_cli("--home", home, *argv, env=dict(env, HERMES_CRON_NOW=now))
+
+
+def _crash_popen(env, home, now, *argv):
+    return subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, *argv],
+                            cwd=HERE, env=dict(env, HERMES_CRON_NOW=now),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _crash_job(tmp_path, env, script, schedule="*/5 * * * *", name="j", now=_CRASH_T0):
+    """Create a script job whose script appends a line to ``ran.log``; return (home, id)."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir(exist_ok=True)
+    (scripts / f"{name}.sh").write_text(f"echo ran >> '{tmp_path}/{name}.ran.log'\n" + script)
+    home = str(tmp_path / "cron")
+    r = _crash_cli(env, home, now, "add", schedule, "--script", f"{name}.sh", "--no-agent",
+                   "--name", name)
+    assert r.returncode == 0, r.stderr
+    job = next(j for j in _crash_jobs(home) if j["name"] == name)
+    return home, job["id"]
+
+
+def _crash_jobs(home):
+    with open(os.path.join(home, "jobs.json"), "rb") as f:
+        return json.loads(f.read())["jobs"]
+
+
+def _crash_runs(tmp_path, name="j"):
+    """How many times the job's script actually started."""
+    try:
+        return (tmp_path / f"{name}.ran.log").read_text().count("ran\n")
+    except FileNotFoundError:
+        return 0
+
+
+def _crash_rows(home):
+    """(scheduled_instant, status, source, error, id) of every row, oldest first."""
+    path = os.path.join(home, "executions.db")
+    if not os.path.exists(path):
+        return []
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT scheduled_instant, status, source, error, id "
+                            "FROM executions ORDER BY claimed_at, rowid").fetchall()
+    finally:
+        conn.close()
+
+
+def _crash_wait_file(path, proc=None, timeout=15.0):
+    """Poll until *path* exists (its writer renames it into place); return its text."""
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"child exited ({proc.returncode}) before {path} appeared: "
+                                 f"{proc.communicate()}")
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+    with open(path) as f:
+        return f.read()
+
+
+def _crash_alive(pid):
+    """True if *pid* exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def _crash_kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _crash_blocking_script(marker, gate):
+    """Script body: while *gate* exists, the first run records its pids in *marker* and blocks."""
+    return textwrap.dedent(f"""\
+        if [ -e '{gate}' ] && [ ! -e '{marker}' ]; then
+            sleep 60 &
+            echo "$$ $!" > '{marker}.tmp' && mv '{marker}.tmp' '{marker}'
+            wait
+        fi
+    """)
+
+
+_CRASH_TICK = textwrap.dedent("""
+    import os, signal, sys
+    sys.path.insert(0, sys.argv[1])
+    import hermes_cron as hc
+    where = sys.argv[3]
+    def die(*a, **k):
+        os.kill(os.getpid(), signal.SIGKILL)
+    if where == "after-claim":
+        hc._Ledger.start = die
+    elif where == "after-script":
+        hc._Ledger.finish = die
+    elif where == "before-claim":
+        hc._Ledger.claim = die
+    sys.exit(hc.main(["--home", sys.argv[2], "tick"]))
+""")
+
+
+def _crash_tick_dies(env, home, now, where):
+    child = subprocess.run([sys.executable, "-c", _CRASH_TICK, HERE, home, where],
+                           env=dict(env, HERMES_CRON_NOW=now), capture_output=True, text=True,
+                           timeout=30)
+    assert child.returncode == -signal.SIGKILL, (child.returncode, child.stderr)
+
+
+def _crash_kill_tick(tmp_path, env, home, now, where):
+    """SIGKILL a tick at *now* at *where*; return the pids of a script it left running."""
+    if where != "while-script":
+        _crash_tick_dies(env, home, now, where)
+        return []
+    (tmp_path / "gate").touch()
+    marker = str(tmp_path / "script.pid")
+    tick = _crash_popen(env, home, now, "tick")
+    try:
+        pids = [int(p) for p in _crash_wait_file(marker, tick).split()]
+    finally:
+        tick.kill()
+        tick.communicate()
+    assert tick.returncode == -signal.SIGKILL
+    os.unlink(tmp_path / "gate")
+    return pids
+
+
+def _crash_script(tmp_path):
+    return _crash_blocking_script(tmp_path / "script.pid", tmp_path / "gate")
+
+
+_CRASH_KILL_POINTS = [("after-claim", "claimed"), ("while-script", "running"),
+                      ("after-script", "running")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where,left", _CRASH_KILL_POINTS)
+def test_crash_tick_killed_mid_run_marks_unknown_and_never_reruns(tmp_path, env,
+                                                                  where, left):
+    env = env
+    home, job_id = _crash_job(tmp_path, env, _crash_script(tmp_path))
+    script_pids = []
+    try:
+        script_pids = _crash_kill_tick(tmp_path, env, home, _CRASH_SLOT, where)
+        rows = _crash_rows(home)
+        assert [r[:3] for r in rows] == [(_CRASH_SLOT, left, "builtin")]
+        eid = rows[0][4]
+        job = _crash_jobs(home)[0]
+        assert "pending_slot" not in job and job["next_run_at"] == _CRASH_NEXT
+        if where == "after-script":  # the job was recorded, the row was not
+            assert "fire_claim" not in job and job["last_status"] == "ok"
+        else:
+            assert job["fire_claim"]["execution_id"] == eid
+        assert _crash_runs(tmp_path) == (0 if where == "after-claim" else 1)
+
+        # Next tick, inside the 12:05 slot's grace: the dead owner's row becomes
+        # unknown and the occurrence is not run again.
+        r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
+        assert (r.returncode, r.stdout, r.stderr) == (0, "no jobs due\n", "")
+        rows = _crash_rows(home)
+        assert [r[:3] for r in rows] == [(_CRASH_SLOT, "unknown", "builtin")]
+        assert rows[0][4] == eid
+        error = rows[0][3]
+        assert "died before it finished" in error and "is unknown" in error
+        assert "not retried" in error
+        job = _crash_jobs(home)[0]
+        assert "fire_claim" not in job and "pending_slot" not in job
+        assert job["next_run_at"] == _CRASH_NEXT
+        r = run_cli("--home", home, "runs", "--json", env=env)
+        assert [(x["id"], x["status"]) for x in json.loads(r.stdout)] == [(eid, "unknown")]
+
+        # The next slot fires normally.
+        r = _crash_cli(env, home, _CRASH_NEXT, "tick")
+        assert r.returncode == 0, r.stderr
+        new = [row for row in _crash_rows(home) if row[4] != eid]
+        assert len(new) == 1 and r.stdout == f"{job_id} {new[0][4]} completed on_time\n"
+        assert [r[:2] for r in _crash_rows(home)] == [(_CRASH_SLOT, "unknown"),
+                                                      (_CRASH_NEXT, "completed")]
+        assert _crash_runs(tmp_path) == (1 if where == "after-claim" else 2)
+    finally:
+        for pid in script_pids:
+            _crash_kill_group(pid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where,left", _CRASH_KILL_POINTS)
+def test_crash_dead_row_is_settled_by_the_next_minutely_tick(tmp_path, env, where, left):
+    # Steady state: cron runs the tick every minute and the previous tick
+    # succeeded, so the very next tick (12:03, also the next slot) must settle
+    # the 12:02 row whatever the kill point, and must not count it as running.
+    env = dict(env, HERMES_CRON_MAX_PARALLEL="1")
+    home, job_id = _crash_job(tmp_path, env, _crash_script(tmp_path), schedule="* * * * *")
+    r = _crash_cli(env, home, "2026-03-06T12:01:00+00:00", "tick")
+    assert r.returncode == 0 and r.stdout.endswith(" completed on_time\n"), r.stdout
+    script_pids = []
+    try:
+        script_pids = _crash_kill_tick(tmp_path, env, home, "2026-03-06T12:02:00+00:00", where)
+        assert [row[:2] for row in _crash_rows(home)][1:] == [
+            ("2026-03-06T12:02:00+00:00", left)]
+        r = _crash_cli(env, home, "2026-03-06T12:03:00+00:00", "tick")
+        rows = _crash_rows(home)
+        assert [row[:2] for row in rows] == [("2026-03-06T12:01:00+00:00", "completed"),
+                                             ("2026-03-06T12:02:00+00:00", "unknown"),
+                                             ("2026-03-06T12:03:00+00:00", "completed")]
+        assert (r.returncode, r.stdout) == (0, f"{job_id} {rows[2][4]} completed on_time\n")
+    finally:
+        for pid in script_pids:
+            _crash_kill_group(pid)
+
+
+@pytest.mark.slow
+def test_crash_between_advance_and_claim_restores_the_slot_once(tmp_path, env):
+    env = env
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    _crash_tick_dies(env, home, _CRASH_SLOT, "before-claim")
+    job = _crash_jobs(home)[0]
+    assert job["pending_slot"]["scheduled_at"] == _CRASH_SLOT
+    assert job["next_run_at"] == _CRASH_NEXT and "fire_claim" not in job
+    assert _crash_rows(home) == [] and _crash_runs(tmp_path) == 0
+
+    r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
+    assert r.returncode == 0, r.stderr
+    rows = _crash_rows(home)
+    assert [row[:2] for row in rows] == [(_CRASH_SLOT, "completed")]
+    assert r.stdout == f"{job_id} {rows[0][4]} completed on_time\n"
+    job = _crash_jobs(home)[0]
+    assert "pending_slot" not in job and "fire_claim" not in job
+    assert job["next_run_at"] == _CRASH_NEXT
+
+    r = _crash_cli(env, home, "2026-03-06T12:07:00+00:00", "tick")
+    assert (r.returncode, r.stdout) == (0, "no jobs due\n")
+    assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "completed")]
+    assert _crash_runs(tmp_path) == 1
+
+
+@pytest.mark.slow
+def test_crash_two_ticks_at_the_same_instant_fire_once(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    first = _crash_cli(env, home, _CRASH_SLOT, "tick")
+    second = _crash_cli(env, home, _CRASH_SLOT, "tick")
+    rows = _crash_rows(home)
+    assert [row[:2] for row in rows] == [(_CRASH_SLOT, "completed")]
+    assert (first.returncode, first.stdout) == (0, f"{job_id} {rows[0][4]} completed on_time\n")
+    assert (second.returncode, second.stdout) == (0, "no jobs due\n")
+    assert _crash_runs(tmp_path) == 1
+
+
+@pytest.mark.slow
+def test_crash_eight_concurrent_ticks_fire_the_slot_once(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    procs = [_crash_popen(env, home, _CRASH_SLOT, "tick") for _ in range(8)]
+    results = [(p.wait(30), *p.communicate()) for p in procs]
+    assert [(rc, err) for rc, _, err in results] == [(0, "")] * 8
+    rows = _crash_rows(home)
+    assert [row[:2] for row in rows] == [(_CRASH_SLOT, "completed")]
+    outs = sorted(out for _, out, _ in results)
+    fired = f"{job_id} {rows[0][4]} completed on_time\n"
+    assert outs.count(fired) == 1
+    assert set(outs) - {fired} <= {"no jobs due\n",
+                                   "tick busy: another tick holds .tick.lock; nothing to do\n"}
+    assert _crash_runs(tmp_path) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first,again", [
+    (_CRASH_SLOT, (_CRASH_SLOT, "2026-03-06T13:05:00+01:00", "auto")),
+    ("auto", ("auto", _CRASH_SLOT))])
+def test_crash_run_occurrence_twice_runs_once(tmp_path, env, first, again):
+    env, now = env, "2026-03-06T12:06:00+00:00"
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    r = _crash_cli(env, home, now, "run", job_id, "--occurrence", first)
+    rows = _crash_rows(home)
+    assert [row[:3] for row in rows] == [(_CRASH_SLOT, "completed", "external")]
+    eid = rows[0][4]
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"{job_id} {eid} completed\n", "")
+    for occurrence in again:
+        r = _crash_cli(env, home, now, "run", "j", "--occurrence", occurrence)
+        assert (r.returncode, r.stdout, r.stderr) == (
+            0, f"occurrence {_CRASH_SLOT} of job {job_id} already has execution {eid} "
+               f"(completed); nothing to do\n", "")
+    # The builtin tick sees the completed occurrence and moves on without running it.
+    r = _crash_cli(env, home, now, "tick")
+    assert (r.returncode, r.stdout) == (0, "no jobs due\n")
+    assert [row[4] for row in _crash_rows(home)] == [eid]
+    assert _crash_jobs(home)[0]["next_run_at"] == _CRASH_NEXT
+    assert _crash_runs(tmp_path) == 1
+
+
+@pytest.mark.slow
+def test_crash_concurrent_run_occurrence_makes_one_row(tmp_path, env):
+    env, now = env, "2026-03-06T12:06:00+00:00"
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    procs = [_crash_popen(env, home, now, "run", job_id, "--occurrence", _CRASH_SLOT)
+             for _ in range(2)]
+    results = [(p.wait(30), *p.communicate()) for p in procs]
+    rows = _crash_rows(home)
+    assert [row[:2] for row in rows] == [(_CRASH_SLOT, "completed")]
+    assert [(rc, err) for rc, _, err in results] == [(0, ""), (0, "")]
+    outs = sorted(out for _, out, _ in results)
+    assert f"{job_id} {rows[0][4]} completed\n" in outs
+    assert sum(f"already has execution {rows[0][4]}" in out for out in outs) == 1
+    assert _crash_runs(tmp_path) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/usr/bin/sqlite3"), reason="no sqlite3 CLI")
+def test_crash_ledger_is_plain_sqlite_readable_by_the_cli(tmp_path, env):
+    env = env
+    home, _ = _crash_job(tmp_path, env, "echo ok\n", name="good")
+    _crash_job(tmp_path, env, "echo bad >&2; exit 3\n", name="bad")
+    for now in (_CRASH_SLOT, _CRASH_NEXT, "2026-03-06T12:15:00+00:00"):
+        assert _crash_cli(env, home, now, "tick").returncode == 0
+    db = os.path.join(home, "executions.db")
+    r = subprocess.run(["/usr/bin/sqlite3", db,
+                        "select status, count(*) from executions group by status "
+                        "order by status;",
+                        "pragma integrity_check;",
+                        "select count(distinct scheduled_instant) from executions;"],
+                       capture_output=True, text=True, timeout=30)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == "completed|3\nfailed|3\nok\n3\n"
+
+
+@pytest.mark.slow
+def test_crash_daemon_sigterm_interrupts_the_run_and_exits_0(tmp_path, env):
+    env = dict(env, HERMES_CRON_DRAIN_SECONDS="1")
+    marker = str(tmp_path / "script.pid")
+    home = str(tmp_path / "cron")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "s.sh").write_text(textwrap.dedent(f"""\
+        sleep 60 &
+        echo "$$ $!" > '{marker}.tmp' && mv '{marker}.tmp' '{marker}'
+        wait
+    """))
+    r = run_cli("--home", home, "add", "* * * * *", "--script", "s.sh", "--no-agent",
+                       "--name", "d", env=env)
+    assert r.returncode == 0, r.stderr
+    # Make it due now (this minute, well inside its grace) for the daemon's first tick.
+    store = tmp_path / "cron" / "jobs.json"
+    data = json.loads(store.read_bytes())
+    minute = hc._iso(datetime.now(timezone.utc).replace(second=0, microsecond=0))
+    data["jobs"][0]["next_run_at"] = minute
+    store.write_text(json.dumps(data))
+    daemon = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "daemon"],
+                              cwd=HERE, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    pids = []
+    try:
+        pids = [int(p) for p in _crash_wait_file(marker, daemon).split()]
+        assert all(_crash_alive(p) for p in pids)
+        daemon.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        out, err = daemon.communicate(timeout=10)
+        assert time.monotonic() - start < 10
+        assert daemon.returncode == 0, (out, err)
+        rows = _crash_rows(home)
+        assert [row[:2] for row in rows] == [(hc._instant(minute), "failed")]
+        assert "interrupted" in rows[0][3]
+        deadline = time.monotonic() + 5  # the killed `sleep` may still be exiting
+        while any(_crash_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not any(_crash_alive(p) for p in pids)
+        job = _crash_jobs(home)[0]
+        assert "fire_claim" not in job and job["last_status"] == "error"
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
+            daemon.communicate()
+        for pid in pids:
+            _crash_kill_group(pid)
+
+
+@pytest.mark.slow
+def test_crash_tick_while_the_tick_lock_is_held_is_busy_and_changes_nothing(tmp_path,
+                                                                           env):
+    env = env
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    store = tmp_path / "cron" / "jobs.json"
+    before = store.read_bytes()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent("""
+            import fcntl, sys
+            f = open(sys.argv[1], "a")
+            fcntl.flock(f, fcntl.LOCK_EX)
+            print("locked", flush=True)
+            sys.stdin.read()
+        """), os.path.join(home, ".tick.lock")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        r = _crash_cli(env, home, _CRASH_SLOT, "tick")
+        assert (r.returncode, r.stdout, r.stderr) == (
+            0, "tick busy: another tick holds .tick.lock; nothing to do\n", "")
+        assert store.read_bytes() == before
+        assert not os.path.exists(os.path.join(home, "executions.db"))
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+        holder.stdout.close()
+    r = _crash_cli(env, home, _CRASH_SLOT, "tick")  # the lock is free: the slot fires
+    assert r.returncode == 0 and r.stdout.endswith(" completed on_time\n")
+    assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "completed")]
 
 
 # ---- meta: the file's shape --------------------------------------------------------
