@@ -1166,6 +1166,20 @@ def _check_config_value(key, kind, value, source):
                                         'write {"base_url": "https://...", "api_key_env": "VAR"}')
 
 
+def _env_seconds(environ, name, default):
+    text = environ.get(_ENV_PREFIX + name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 86400:
+        raise InvalidInputError(f"{_ENV_PREFIX + name} must be a number of seconds", text,
+                                "use e.g. 30")
+    return value
+
+
 # =============================================================================
 # 8. Jobs
 #    Validation and construction of job records; no I/O beyond stat checks.
@@ -1423,6 +1437,72 @@ def _ordered(job):
     out = {k: job[k] for k in _JOB_KEYS if k in job}
     out.update((k, v) for k, v in job.items() if k not in out)
     return out
+
+
+def _safe_component(text):
+    return text not in ("", ".", "..") and "/" not in text and "\0" not in text
+
+
+def _parses_aware(value):
+    try:
+        return isinstance(value, str) and parse_iso(value).tzinfo is not None
+    except InvalidInputError:
+        return False
+
+
+def _checked_schedule(schedule, job):
+    """Return a stored schedule dict if it is usable, else raise naming the job."""
+    ok = isinstance(schedule, dict) and (
+        (schedule.get("kind") == "cron" and isinstance(schedule.get("expr"), str))
+        or (schedule.get("kind") == "interval" and isinstance(schedule.get("minutes"), int)
+            and not isinstance(schedule.get("minutes"), bool) and schedule["minutes"] >= 1)
+        or (schedule.get("kind") == "once" and _parses_iso(schedule.get("run_at"))))
+    if not ok:
+        who = job.get("id") if isinstance(job, dict) else None
+        raise InvalidInputError(f"job {who} has an unusable stored schedule", schedule,
+                                "set a new one with 'edit JOB --schedule ...'")
+    return schedule
+
+
+def _parses_iso(value):
+    try:
+        return isinstance(value, str) and parse_iso(value) is not None
+    except InvalidInputError:
+        return False
+
+
+def _job_name(name, job):
+    if name is not None and not isinstance(name, str):
+        raise InvalidInputError("name must be text", name, "pass the name as a string")
+    if name and name.strip():
+        return name.strip()
+    prompt = (job.get("prompt") or "").strip()
+    if prompt:
+        return prompt[:50].strip()
+    if job.get("skills"):
+        return job["skills"][0]
+    if job.get("script"):
+        return job["script"]
+    return "cron job"
+
+
+def _resolve_context(jobs, refs, own_id):
+    """Return the job ids that *refs* (ids, names or ``self``) name."""
+    if refs is None:
+        return None
+    if isinstance(refs, str):
+        refs = [refs]
+    ids = []
+    for ref in refs:
+        if ref == "self":
+            job_id = "self"
+        else:
+            job_id = _find_job(jobs, ref).get("id")
+            if job_id == own_id:
+                job_id = "self"
+        if job_id not in ids:
+            ids.append(job_id)
+    return ids or None
 
 
 # =============================================================================
@@ -2902,18 +2982,18 @@ def _home_path(environ):
     return os.path.join(os.path.expanduser("~"), ".hermes", "cron")
 
 
-def _env_seconds(environ, name, default):
-    text = environ.get(_ENV_PREFIX + name)
-    if text is None:
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < 86400:
-        raise InvalidInputError(f"{_ENV_PREFIX + name} must be a number of seconds", text,
-                                "use e.g. 30")
-    return value
+_PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
+_EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
+                                       "no_agent", "context_from"))
+
+
+def _check_not_in_job(home, command):
+    """Refuse job changes from inside a running job unless the config allows them."""
+    job_id = home.environ.get(_ENV_PREFIX + "JOB_ID")
+    if job_id and not home.settings.get("allow_agent_scheduling"):
+        raise InvalidInputError(
+            f"'{command}' is refused inside a running job (HERMES_CRON_JOB_ID={job_id})",
+            None, "set allow_agent_scheduling to true in config.json to let jobs change jobs")
 
 
 class CronHome:
@@ -3299,86 +3379,6 @@ def _public_report(report):
                           else "failed" if c.outcome is not None else "running",
                           "kind": c.kind} for c in report["dispatched"]]
     return out
-
-
-_PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
-_EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
-                                       "no_agent", "context_from"))
-
-
-def _safe_component(text):
-    return text not in ("", ".", "..") and "/" not in text and "\0" not in text
-
-
-def _parses_aware(value):
-    try:
-        return isinstance(value, str) and parse_iso(value).tzinfo is not None
-    except InvalidInputError:
-        return False
-
-
-def _checked_schedule(schedule, job):
-    """Return a stored schedule dict if it is usable, else raise naming the job."""
-    ok = isinstance(schedule, dict) and (
-        (schedule.get("kind") == "cron" and isinstance(schedule.get("expr"), str))
-        or (schedule.get("kind") == "interval" and isinstance(schedule.get("minutes"), int)
-            and not isinstance(schedule.get("minutes"), bool) and schedule["minutes"] >= 1)
-        or (schedule.get("kind") == "once" and _parses_iso(schedule.get("run_at"))))
-    if not ok:
-        who = job.get("id") if isinstance(job, dict) else None
-        raise InvalidInputError(f"job {who} has an unusable stored schedule", schedule,
-                                "set a new one with 'edit JOB --schedule ...'")
-    return schedule
-
-
-def _parses_iso(value):
-    try:
-        return isinstance(value, str) and parse_iso(value) is not None
-    except InvalidInputError:
-        return False
-
-
-def _job_name(name, job):
-    if name is not None and not isinstance(name, str):
-        raise InvalidInputError("name must be text", name, "pass the name as a string")
-    if name and name.strip():
-        return name.strip()
-    prompt = (job.get("prompt") or "").strip()
-    if prompt:
-        return prompt[:50].strip()
-    if job.get("skills"):
-        return job["skills"][0]
-    if job.get("script"):
-        return job["script"]
-    return "cron job"
-
-
-def _resolve_context(jobs, refs, own_id):
-    """Return the job ids that *refs* (ids, names or ``self``) name."""
-    if refs is None:
-        return None
-    if isinstance(refs, str):
-        refs = [refs]
-    ids = []
-    for ref in refs:
-        if ref == "self":
-            job_id = "self"
-        else:
-            job_id = _find_job(jobs, ref).get("id")
-            if job_id == own_id:
-                job_id = "self"
-        if job_id not in ids:
-            ids.append(job_id)
-    return ids or None
-
-
-def _check_not_in_job(home, command):
-    """Refuse job changes from inside a running job unless the config allows them."""
-    job_id = home.environ.get(_ENV_PREFIX + "JOB_ID")
-    if job_id and not home.settings.get("allow_agent_scheduling"):
-        raise InvalidInputError(
-            f"'{command}' is refused inside a running job (HERMES_CRON_JOB_ID={job_id})",
-            None, "set allow_agent_scheduling to true in config.json to let jobs change jobs")
 
 
 # =============================================================================

@@ -3304,3 +3304,28 @@ def test_meta_import_has_no_side_effects(tmp_path, env):
     assert not added & {"json", "argparse", "sqlite3", "urllib.parse", "zoneinfo", "tempfile",
                         "shutil", "re", "subprocess"}, added
     assert os.listdir(tmp_path) == []
+
+
+def test_meta_each_section_uses_only_names_from_sections_above():
+    import re
+
+    lines = SOURCE.splitlines()
+    banners = [(i + 1, int(m.group(1))) for i, line in enumerate(lines)
+               for m in [re.match(r"^# (\d+)\. ", line)] if m]
+
+    def section(lineno):
+        return max((n for start, n in banners if start <= lineno), default=0)
+
+    tree = ast.parse(SOURCE)
+    defined = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defined[node.name] = section(node.lineno)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    defined[target.id] = section(node.lineno)
+    later = sorted({(sub.id, defined[sub.id], section(node.lineno))
+                    for node in tree.body for sub in ast.walk(node)
+                    if isinstance(sub, ast.Name) and defined.get(sub.id, 0) > section(node.lineno)})
+    assert later == []
