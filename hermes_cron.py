@@ -29,7 +29,7 @@ on the first write, never by a command that only reads.
 Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
 
      1. Imports                     9. Job store
-     2. Constants                  10. Redaction
+     2. Constants                  10. Redaction and prompt scanning
      3. Exceptions                 11. Executions ledger
      4. Time, zones and files      12. Running a job
      5. Cron expressions           13. Tick
@@ -53,6 +53,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BusyError",
+    "CRON_HINT",
     "CronExpr",
     "CronHome",
     "CronSyntaxError",
@@ -62,6 +63,7 @@ __all__ = [
     "StoreCorruptError",
     "StoreLockedError",
     "main",
+    "is_silent",
     "parse_iso",
     "parse_schedule",
     "redact",
@@ -1626,8 +1628,9 @@ def _make_home(home):
 
 
 # =============================================================================
-# 10. Redaction
-#     Secrets are masked before any text reaches disk or a delivery error.
+# 10. Redaction and prompt scanning
+#     Pure text safety: secrets masked before text reaches disk, and prompts
+#     scanned for injection before they reach an agent.
 # =============================================================================
 
 # (pattern, group that is kept, mask).  Order matters: specific shapes first.
@@ -1685,6 +1688,75 @@ def redact(text):
         else:
             text = pattern.sub(lambda m, k=keep: m.group(k[0]) + mask + m.group(k[1]), text)
     return text
+
+
+# --- 10.2 Prompt scanning -----------------------------------------------------
+
+_INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
+              "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+              "\u2069")
+_FILLER = r"(?:\w+\s+){0,8}"
+_SECRET_VAR = r"\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API)\w*\}?"
+# (name, pattern); the first four are the injection phrases the lenient tier keeps.
+_THREATS = (
+    ("prompt_injection", rf"ignore\s+{_FILLER}(?:previous|all|above|prior|earlier)\s+"
+                         rf"{_FILLER}instructions"),
+    ("deception_hide", r"do\s+not\s+tell\s+the\s+user"),
+    ("sys_prompt_override", r"system\s+prompt\s+override"),
+    ("disregard_rules", r"disregard\s+(?:your|all|any|the|previous)\s+(?:\w+\s+)?"
+                        r"(?:instructions|rules|guidelines)"),
+    ("read_secrets", r"\b(?:cat|less|more|head|tail|base64|xxd)\s+[^\n]*(?:\.env\b|credentials|"
+                     r"\.netrc|\.pgpass|id_rsa|id_ed25519|id_ecdsa|\.aws/|\.ssh/)"),
+    ("ssh_backdoor", r"authorized_keys"),
+    ("sudoers_mod", r"/etc/sudoers|\bvisudo\b"),
+    ("destructive_root_rm", r"\brm\s+(?:-[a-z]*\s+)*-[a-z]*[rf][a-z]*\s+(?:-[a-z]+\s+)*/(?:\s|\*|$)"),
+    ("exfil_url", rf"\b(?:curl|wget)\b[^\n]*https?://[^\s'\"]*{_SECRET_VAR}"),
+    ("exfil_data", rf"\bcurl\b[^\n]*(?:--data(?:-raw|-binary|-urlencode)?|-d|--form|-F)"
+                   rf"[\s=][^\n]*{_SECRET_VAR}"),
+    ("exfil_post", rf"\bwget\b[^\n]*--post-(?:data|file)=[^\n]*{_SECRET_VAR}"),
+    ("exfil_header", rf"\bcurl\b[^\n]*(?:-H|--header)\s*['\"]?\s*(?:authorization|x-api-key)"
+                     rf"\s*:[^\n]*{_SECRET_VAR}"),
+)
+_THREAT_RES = None
+
+
+def _scan_prompt(text, lenient=False):
+    """Scan a prompt for injection; return (cleaned text, None) or (text, reason).
+
+    The strict tier blocks invisible characters, injection phrases and
+    secret-exfiltration commands.  The lenient tier (skills or injected data
+    present) strips invisible characters and applies only the injection
+    phrases.
+    """
+    global _THREAT_RES
+    if _THREAT_RES is None:
+        import re
+
+        _THREAT_RES = [(name, re.compile(p, re.IGNORECASE)) for name, p in _THREATS]
+    for char in _INVISIBLE:
+        if char in text:
+            if not lenient:
+                return text, (f"prompt contains invisible unicode U+{ord(char):04X} "
+                              f"(possible injection)")
+            text = text.replace(char, "")
+    for name, pattern in _THREAT_RES[:4] if lenient else _THREAT_RES:
+        if pattern.search(text):
+            return text, f"prompt matches threat pattern '{name}'"
+    return text, None
+
+
+def _check_prompt_safe(prompt):
+    """Create/edit check: the strict scan of a user prompt, as an InvalidInputError."""
+    _, reason = _scan_prompt(prompt or "")
+    if reason:
+        raise InvalidInputError(f"prompt blocked by the injection scanner: {reason}",
+                                _show_prompt(prompt), "remove the injected or "
+                                "exfiltrating instruction; scheduled prompts run unattended")
+
+
+def _show_prompt(prompt):
+    text = " ".join(prompt.split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # =============================================================================
@@ -2084,6 +2156,125 @@ def _instant(value):
     return _iso(dt.astimezone(_UTC)) if dt is not None else None
 
 
+# --- 11.2 Notepad --------------------------------------------------------------
+
+_NOTEPAD_FILE = "notepad.db"
+_NOTE_KEY_CHARS = 128
+_NOTE_VALUE_BYTES = 16 * 1024
+_NOTEPAD_BYTES = 64 * 1024
+_NOTEPAD_HEADING = "## Job notepad (persistent across runs)"
+
+
+class _Notepad:
+    """notepad.db: a small key/value scratchpad per job, injected into its prompt."""
+
+    def __init__(self, home):
+        self.path = os.path.join(home, _NOTEPAD_FILE)
+
+    def _connect(self, readonly):
+        import sqlite3
+
+        if readonly:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5.0,
+                                   isolation_level=None)
+        else:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            os.close(fd)
+            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout=5000")
+        if not readonly:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("CREATE TABLE IF NOT EXISTS cron_notepad(job_id TEXT NOT NULL, "
+                         "key TEXT NOT NULL, value TEXT NOT NULL, updated_at TEXT NOT NULL, "
+                         "PRIMARY KEY (job_id, key))")
+        return conn
+
+    def set(self, job_id, key, value, now):
+        """Set one key; raise InvalidInputError (a ValueError) past a limit, changing nothing."""
+        key, value = _check_note_key(key), value
+        if not isinstance(value, str):
+            raise InvalidInputError("notepad value must be text", value, "pass a string")
+        size = len(value.encode("utf-8"))
+        if size > _NOTE_VALUE_BYTES:
+            raise InvalidInputError(f"notepad value too large ({size} bytes; max "
+                                    f"{_NOTE_VALUE_BYTES} bytes per key)", key,
+                                    "store less, or split it over several keys")
+        conn = self._connect(readonly=False)
+        try:
+            with _transaction(conn):  # check and write serialize across processes
+                others = sum(len(k.encode("utf-8")) + len(v.encode("utf-8")) for k, v in
+                             conn.execute("SELECT key, value FROM cron_notepad WHERE job_id=? "
+                                          "AND key<>?", (job_id, key)))
+                total = others + len(key.encode("utf-8")) + size
+                if total > _NOTEPAD_BYTES:
+                    raise InvalidInputError(
+                        f"notepad full: job {job_id} would hold {total} bytes (max "
+                        f"{_NOTEPAD_BYTES})", key, "delete keys it no longer needs first")
+                conn.execute("INSERT INTO cron_notepad VALUES (?,?,?,?) ON CONFLICT(job_id, key) "
+                             "DO UPDATE SET value=excluded.value, updated_at=excluded.updated_at",
+                             (job_id, key, value, now.isoformat()))
+        finally:
+            conn.close()
+
+    def delete(self, job_id, key):
+        """Delete one key; return True if it existed."""
+        if not os.path.exists(self.path):
+            return False
+        conn = self._connect(readonly=False)
+        try:
+            return conn.execute("DELETE FROM cron_notepad WHERE job_id=? AND key=?",
+                                (job_id, key)).rowcount == 1
+        finally:
+            conn.close()
+
+    def clear(self, job_id):
+        """Delete every key of a job (creates nothing); return how many."""
+        if not os.path.exists(self.path):
+            return 0
+        conn = self._connect(readonly=False)
+        try:
+            return conn.execute("DELETE FROM cron_notepad WHERE job_id=?", (job_id,)).rowcount
+        finally:
+            conn.close()
+
+    def list(self, job_id):
+        """Return ``[{key, value, updated_at}]`` sorted by key (reads only)."""
+        if not os.path.exists(self.path):
+            return []
+        import sqlite3
+
+        conn = self._connect(readonly=True)
+        try:
+            rows = conn.execute("SELECT key, value, updated_at FROM cron_notepad "
+                                "WHERE job_id=? ORDER BY key", (job_id,)).fetchall()
+        except sqlite3.OperationalError:
+            rows = []
+        finally:
+            conn.close()
+        return [{"key": k, "value": v, "updated_at": u} for k, v, u in rows]
+
+    def render(self, job_id):
+        """The prompt section for a job's notepad; ``""`` when it is empty."""
+        notes = self.list(job_id)
+        if not notes:
+            return ""
+        lines = [_NOTEPAD_HEADING,
+                 f"These notes survive between runs of this job. Update them with "
+                 f"`python -m hermes_cron notepad {job_id} set KEY VALUE` (or `delete KEY`).", ""]
+        lines += [f"- {n['key']}: {n['value']}" for n in notes]
+        return "\n".join(lines) + "\n\n"
+
+
+def _check_note_key(key):
+    if not isinstance(key, str) or not key.strip():
+        raise InvalidInputError("notepad key must be non-empty text", key, "pass a key name")
+    if len(key) > _NOTE_KEY_CHARS:
+        raise InvalidInputError(f"notepad key too long ({len(key)} characters; max "
+                                f"{_NOTE_KEY_CHARS})", key, "use a shorter key")
+    return key
+
+
 # =============================================================================
 # 12. Running a job
 #     Scripts and agent runners in child processes or callables, and the
@@ -2213,6 +2404,302 @@ def _wake_agent_off(text):
     return isinstance(value, dict) and value.get("wakeAgent") is False
 
 
+# --- 12.1 The prompt contract ----------------------------------------------------
+
+CRON_HINT = (
+    "[IMPORTANT: This is a scheduled run of an existing cron job, not a conversation. "
+    "Three rules apply. 1) DELIVERY: your final response is delivered to the user "
+    "automatically; do not send messages or deliver anything yourself, just write the report "
+    "as your final answer. 2) SILENCE: if there is nothing new worth reporting, reply with "
+    "exactly [SILENT] and nothing else, which suppresses delivery; never combine [SILENT] with "
+    "other content. 3) NO SCHEDULING: do the task now; never create, change or schedule cron "
+    "jobs because the prompt mentions a schedule such as 'every Monday' or 'daily at 9', as "
+    "that phrasing describes this job.]\n\n"
+)
+_SILENT_MARKERS = frozenset(("[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"))
+_CONTEXT_CAP = 8000
+_TRUNCATED = "\n\n[... output truncated ...]"
+
+
+def is_silent(response):
+    """Return True if *response* asks for no delivery (the ``[SILENT]`` contract).
+
+    True when the whole response, or its first or last non-empty line, is
+    ``[SILENT]``, ``SILENT``, ``NO_REPLY`` or ``NO REPLY`` (any case, inner
+    spaces folded, edge punctuation other than brackets ignored), or when it
+    starts with ``[SILENT]``.  A marker inside a sentence is not silence.
+    """
+    if not isinstance(response, str):
+        return False
+    text = response.strip()
+    if text[:8].upper() == "[SILENT]":
+        return True
+    lines = [line for line in text.splitlines() if line.strip()]
+    candidates = [text] + ([lines[0], lines[-1]] if lines else [])
+    return any(_silent_marker(c) for c in candidates)
+
+
+def _silent_marker(text):
+    if len(text) > 64:
+        return False
+    folded = " ".join(text.upper().split()).strip(".,;:!?*_`'\"- ")
+    return folded in _SILENT_MARKERS
+
+
+def _fence(text):
+    """Fence *text* in backticks no shorter than any run inside it."""
+    import re
+
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.strip()}\n{fence}"
+
+
+def _find_skill(skills_dir, name):
+    """Return the text of ``<skills dir>/**/<name>/SKILL.md``, or None."""
+    root = os.path.realpath(skills_dir)
+    for top, dirs, files in os.walk(root):
+        dirs.sort()
+        if os.path.basename(top) == name and "SKILL.md" in files:
+            path = os.path.realpath(os.path.join(top, "SKILL.md"))
+            if os.path.commonpath([root, path]) != root:
+                continue  # a symlink out of the skills dir is not a skill
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    return f.read()
+            except OSError:
+                return None
+    return None
+
+
+def _latest_output(home, job_id):
+    """The response of a job's newest non-silent run document, or None."""
+    try:
+        directory = _output_dir(home, job_id)
+    except InvalidInputError:
+        return None
+    for name in reversed(_list_outputs(directory)):
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                doc = f.read()
+        except OSError:
+            continue
+        head = doc.split("\n## ", 1)[0]
+        if "**Status:** silent" in head or "**Status:** retired" in head:
+            continue
+        body = doc.split("\n## Response\n\n", 1)
+        text = (body[1] if len(body) == 2 else doc).strip()
+        if text:
+            return text
+    return None
+
+
+class _Prompt:
+    """An assembled prompt and what went into it."""
+
+    __slots__ = ("text", "lenient", "missing_skills", "skills")
+
+    def __init__(self, text, lenient, missing_skills, skills):
+        self.text, self.lenient, self.missing_skills = text, lenient, missing_skills
+        self.skills = skills
+
+
+def _assemble_prompt(home, job, script_block=""):
+    """Build the prompt: skills, then hint, notepad, context, script block, prompt."""
+    parts, missing = [], []
+    for name in job.get("skills") or ():
+        content = _find_skill(home.skills_dir, name)
+        if content is None:
+            missing.append(name)
+        else:
+            parts.append(f"## Skill: {name}\n\n{content.strip()}\n\n")
+    skills = bool(parts)
+    if missing:
+        parts.insert(0, f"[NOTICE: these skills are listed for this job but were not found, so "
+                        f"they were skipped: {', '.join(missing)}. Say so briefly at the start "
+                        f"of your response.]\n\n")
+    notepad = home._notepad.render(job["id"])
+    context = []
+    for ref in job.get("context_from") or ():
+        source = job["id"] if ref == "self" else ref
+        text = _latest_output(home, source) if isinstance(source, str) else None
+        if text is None:
+            continue
+        if len(text) > _CONTEXT_CAP:
+            text = text[:_CONTEXT_CAP] + _TRUNCATED
+        if source == job["id"]:
+            context.append(f"## Your previous run's output\n\nThis job's latest output, for "
+                           f"continuity: do not repeat what it already reported.\n\n{text}\n\n")
+        else:
+            context.append(f"## Output from job '{source}'\n\nThe latest output of another "
+                           f"cron job, as context for this run.\n\n{text}\n\n")
+    text = "".join(parts) + CRON_HINT + notepad + "".join(context) + script_block + \
+        (job.get("prompt") or "")
+    injected = bool(notepad or context or script_block)
+    return _Prompt(text, skills or injected, missing, skills)
+
+
+# --- 12.2 Agent runners ---------------------------------------------------------
+
+# Base URLs of well-known OpenAI-compatible providers, used when config.json
+# names no base_url for them; their keys default to <NAME>_API_KEY.
+_PROVIDER_URLS = {
+    "anthropic": "https://api.anthropic.com/v1",
+    "deepseek": "https://api.deepseek.com/v1",
+    "fireworks": "https://api.fireworks.ai/inference/v1",
+    "gemini": "https://generativelanguage.googleapis.com/v1beta/openai",
+    "groq": "https://api.groq.com/openai/v1",
+    "mistral": "https://api.mistral.ai/v1",
+    "openai": "https://api.openai.com/v1",
+    "openrouter": "https://openrouter.ai/api/v1",
+    "together": "https://api.together.xyz/v1",
+    "xai": "https://api.x.ai/v1",
+}
+
+
+class _RunFailed(Exception):
+    """A runner's failure, carrying the (already redacted) error text."""
+
+
+def _agent_runner(home, job, eid):
+    """Pick the runner for an agent job: a callable, a provider, or agent.command.
+
+    Returns ``fn(prompt) -> response`` or None when nothing is configured.
+    """
+    if home.runner is not None:
+        return lambda prompt: home.runner(prompt, dict(job))
+    agent = home.settings.get("agent") or {}
+    if job.get("provider") or agent.get("provider"):
+        return lambda prompt: _http_runner(home, job, prompt)
+    if agent.get("command"):
+        return lambda prompt: _command_runner(home, job, eid, prompt, agent["command"])
+    return None
+
+
+def _command_runner(home, job, eid, prompt, command):
+    """Run config ``agent.command`` with the prompt on stdin; stdout is the response."""
+    env = dict(home.environ, HERMES_CRON_JOB_ID=str(job["id"]), HERMES_CRON_EXECUTION_ID=eid,
+               HERMES_CRON_HOME=home.path)
+    for key in ("model", "provider", "base_url"):
+        if job.get(key):
+            env[f"HERMES_CRON_{key.upper()}"] = job[key]
+    rc, out, err, error = _run_child(
+        ["/bin/sh", "-c", command], cwd=job.get("workdir") or home.path, env=env,
+        stdin_text=prompt, timeout=home.settings["run_timeout_seconds"], runs=home._runs,
+        eid=eid, what="agent command")
+    if error is None and rc != 0:
+        tail = err.strip()[-_ERROR_CAP:]
+        error = f"agent command exited with code {rc}" + (f": {tail}" if tail else "")
+    if error is not None:
+        raise _RunFailed(redact(error))
+    return out
+
+
+def _provider_entry(home, name):
+    """(base_url, key env names, model) of a provider from config or the built-ins."""
+    entry = (home.settings.get("providers") or {}).get(name)
+    if isinstance(entry, dict):
+        envs = entry.get("api_key_envs") or ([entry["api_key_env"]]
+                                            if entry.get("api_key_env") else [])
+        return entry.get("base_url"), list(envs), entry.get("model")
+    if name in _PROVIDER_URLS:
+        return _PROVIDER_URLS[name], [f"{name.upper()}_API_KEY"], None
+    return None, [], None
+
+
+def _http_runner(home, job, prompt):
+    """Call an OpenAI-compatible chat-completions API; rotate keys and providers on 429."""
+    agent = home.settings.get("agent") or {}
+    first = job.get("provider") or agent.get("provider")
+    chain = [first] + [p for p in (home.settings.get("fallback_providers") or ()) if p != first]
+    deadline = time.monotonic() + home.settings["run_timeout_seconds"]
+    limited = []
+    for index, name in enumerate(chain):
+        base_url, key_envs, model = _provider_entry(home, name)
+        if index == 0:
+            if job.get("base_url"):
+                base_url = job["base_url"]
+                if name == "custom":
+                    key_envs = [job["api_key_env"]] if job.get("api_key_env") else []
+            model = job.get("model") or model or agent.get("model")
+        else:
+            model = model or agent.get("model")
+        if not base_url:
+            raise _RunFailed(f"provider {name!r} has no base_url: add it to config.json "
+                             f"providers")
+        if not model:
+            raise _RunFailed(f"no model configured for provider {name!r}: set --model, the "
+                             f"provider's model or config agent.model")
+        keys = [home.environ[e] for e in key_envs if home.environ.get(e)] or [None]
+        for key in keys:
+            status, body = _post_chat(base_url, key, model, prompt, deadline)
+            if status == 429:
+                limited.append(name)
+                continue
+            if not 200 <= status < 300:
+                raise _RunFailed(redact(f"provider {name!r} returned HTTP {status}: "
+                                        f"{_one_line_text(body, 300)}"))
+            return _chat_content(name, body)
+    raise _RunFailed(f"rate limited: HTTP 429 (rate limit) from every key of "
+                     f"{', '.join(dict.fromkeys(limited))}")
+
+
+def _one_line_text(text, width):
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _post_chat(base_url, key, model, prompt, deadline):
+    """POST one chat completion; return (status, body text).  Redirects are refused."""
+    import json
+    import socket
+    import urllib.error
+    import urllib.request
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None  # never carry the key to another URL
+
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise _RunFailed("agent request timed out (run_timeout_seconds reached)")
+    headers = {"Content-Type": "application/json", "User-Agent": f"hermes_cron/{__version__}"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    data = json.dumps({"model": model, "messages": [{"role": "user", "content": prompt}]})
+    request = urllib.request.Request(base_url.rstrip("/") + "/chat/completions",
+                                     data=data.encode("utf-8"), headers=headers, method="POST")
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request, timeout=remaining) as response:
+            return response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode("utf-8", "replace")
+    except (socket.timeout, TimeoutError):
+        raise _RunFailed(f"agent request to {base_url} timed out after {remaining:.0f} s") \
+            from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        if isinstance(reason, (socket.timeout, TimeoutError)):
+            raise _RunFailed(f"agent request to {base_url} timed out after {remaining:.0f} s") \
+                from None
+        raise _RunFailed(redact(f"agent request to {base_url} failed: {reason}")) from None
+
+
+def _chat_content(name, body):
+    import json
+
+    try:
+        content = json.loads(body)["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise _RunFailed(redact(f"provider {name!r} sent an unexpected response: "
+                                f"{_one_line_text(body, 300)}")) from None
+    return content if isinstance(content, str) else ""
+
+
+# --- 12.3 One run --------------------------------------------------------------
+
+
 def _execute(home, job, eid, runs):
     """Run one job: its script, then (unless ``no_agent``) the agent."""
     try:
@@ -2233,24 +2720,38 @@ def _execute_checked(home, job, eid, runs):
         if job.get("no_agent"):
             if not ok:
                 return _Outcome("error", out, error)
-            silent = not out.strip() or _wake_agent_off(out)
-            return _Outcome("ok", "" if silent else out, silent=silent,
-                            note="silent (empty output)" if not out.strip() else
-                            "silent (wakeAgent=false)" if silent else None)
+            if not out.strip():
+                return _Outcome("ok", silent=True, note="silent (empty output)")
+            if _wake_agent_off(out) or is_silent(out):
+                return _Outcome("ok", silent=True, note="silent (wakeAgent=false)"
+                                if _wake_agent_off(out) else "silent ([SILENT])")
+            return _Outcome("ok", out)
         if ok and _wake_agent_off(out):
-            return _Outcome("ok", "", silent=True, note="silent (wakeAgent=false)")
+            return _Outcome("ok", silent=True, note="silent (wakeAgent=false)")
         heading = "## Script Output" if ok else "## Script Error"
-        script_block = f"{heading}\n\n```\n{(out if ok else error).strip()}\n```\n\n"
-    prompt = script_block + (job.get("prompt") or "")
-    runner = home.runner
+        script_block = f"{heading}\n\n{_fence(out if ok else error)}\n\n"
+    prompt = _assemble_prompt(home, job, script_block)
+    text, reason = _scan_prompt(prompt.text, prompt.lenient)
+    if reason is None and prompt.lenient and not prompt.skills:
+        _, reason = _scan_prompt(job.get("prompt") or "")  # the user's own words stay strict
+    if reason is not None:
+        return _Outcome("error", prompt=text, note="BLOCKED",
+                        error=f"blocked by the injection scanner: {reason}; the agent was not run")
+    runner = _agent_runner(home, job, eid)
     if runner is None:
-        return _Outcome("blocked_config", prompt=prompt, error=(
-            "no agent runner is configured for this agent job: pass runner= to CronHome, "
-            "or make it a script job with --no-agent"))
-    response = runner(prompt, dict(job))
+        return _Outcome("blocked_config", prompt=text, error=(
+            "no agent runner is configured for this agent job: set config agent.command or "
+            "agent.provider, pin --provider, or pass runner= to CronHome"))
+    try:
+        response = runner(text)
+    except _RunFailed as exc:
+        return _Outcome("error", prompt=text, error=str(exc))
     if not isinstance(response, str) or not response.strip():
-        return _Outcome("error", prompt=prompt, error="the agent returned an empty response")
-    return _Outcome("ok", redact(response), prompt=prompt)
+        return _Outcome("error", prompt=text, error="the agent returned an empty response")
+    response = redact(response)
+    silent = is_silent(response)
+    return _Outcome("ok", response, prompt=text, silent=silent,
+                    note="silent ([SILENT])" if silent else None)
 
 
 def _output_dir(home, job_id):
@@ -2274,8 +2775,10 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
              f"**Run Time:** {_iso(when.astimezone(zone))}",
              f"**Schedule:** {job.get('schedule_display') or '?'}",
              f"**Status:** {outcome.note or ('failed' if failed else 'ok')}"]
-    if outcome.status == "blocked_config":
+    if outcome.status == "blocked_config" and not outcome.note:
         lines[-1] = "**Status:** BLOCKED (configuration)"
+    if outcome.note == "BLOCKED":
+        lines.append(f"**Scanner result:** {outcome.error}")
     if job.get("no_agent"):
         lines.append("**Mode:** no_agent (script)")
     if outcome.prompt:
@@ -2514,7 +3017,7 @@ def _scan_and_claim(home, now, report):
             except Exception as exc:  # one malformed job must not stop the others
                 reason = str(exc) if isinstance(exc, HermesCronError) else \
                     f"the job record cannot be evaluated ({type(exc).__name__}: {exc})"
-                _auto_pause(job, reason, now)
+                _auto_pause(home, job, reason, now)
                 _skip(home, report, job, None, "unrunnable", reason, now)
                 result = True
             if isinstance(result, _Claim):
@@ -2564,12 +3067,17 @@ def _skip(home, report, job, instant, reason, detail, now, record=True):
         home._ledger.record_skip(job.get("id"), instant, reason, detail, now)
 
 
-def _auto_pause(job, reason, now):
-    """Pause a job that can never run as it is, and say why."""
+def _auto_pause(home, job, reason, now):
+    """Pause a job that can never run as it is, say why, and leave a document."""
     job.update(enabled=False, state="paused", paused_at=_iso(now),
-               paused_reason=f"auto-paused: {reason}", last_status="blocked_config",
-               last_error=redact(reason)[:500])
+               paused_reason=redact(f"auto-paused: {reason}")[:500],
+               last_status="blocked_config", last_error=redact(reason)[:500])
     job.pop("pending_slot", None)
+    try:
+        _write_output(home, job, "-", now, _Outcome(
+            "blocked_config", error=reason, note="blocked (unrunnable job) - auto-paused"))
+    except (HermesCronError, OSError):
+        pass  # a job id that is no safe file name gets no document, only its reason
 
 
 def _evaluate(home, job, now, settings, claimed_rows, report):
@@ -2607,14 +3115,14 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         return changed  # the common case: nothing more to look at until it is due
     reason = _unrunnable(job)
     if reason is not None:
-        _auto_pause(job, reason, now)
+        _auto_pause(home, job, reason, now)
         _skip(home, report, job, None, "unrunnable", reason, now)
         return True
     schedule = job["schedule"]
     try:
         _check_base_url(job, settings)
     except InvalidInputError as exc:
-        _auto_pause(job, str(exc), now)
+        _auto_pause(home, job, str(exc), now)
         _skip(home, report, job, None, "blocked_guard", str(exc), now)
         return True
     zone = home.zone(job)
@@ -2745,6 +3253,8 @@ def _run_claim(home, claim):
     except OSError as exc:
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     delivery = "suppressed" if outcome.silent else "not_configured"
+    if outcome.note == "BLOCKED":
+        ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
     try:
         _mark_job_run(home, job["id"], eid, outcome, finished, claim.source != "builtin")
     finally:
@@ -3018,6 +3528,7 @@ class CronHome:
         self.clock = clock if clock is not None else _env_clock(self.environ)
         self._store = _JobStore(self.path, lock_timeout)
         self._ledger = _Ledger(self.path)
+        self._notepad = _Notepad(self.path)
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()
         self._settings = None
@@ -3058,6 +3569,14 @@ class CronHome:
         if configured:
             return os.path.join(self.path, os.path.expanduser(configured))
         return os.path.join(os.path.dirname(self.path), "scripts")
+
+    @property
+    def skills_dir(self):
+        """The directory searched for ``<name>/SKILL.md`` skill files."""
+        configured = self.settings.get("skills_dir")
+        if configured:
+            return os.path.join(self.path, os.path.expanduser(configured))
+        return os.path.join(os.path.dirname(self.path), "skills")
 
     def zone(self, job=None):
         """Return the zone of *job* (or the home's default zone)."""
@@ -3145,6 +3664,7 @@ class CronHome:
                                     "add --paused or drop --reason")
         job["name"] = _job_name(name, job)
         _check_job(job, settings, self.scripts_dir, now, zone)
+        _check_prompt_safe(job["prompt"])
         job["next_run_at"] = None if paused else _next_run(parsed, zone, now)
 
         def change(jobs):
@@ -3203,6 +3723,8 @@ class CronHome:
                 repeat["times"] = 1
             new["repeat"] = repeat
             _check_job(new, settings, scripts_dir, now, zone)
+            if changes.get("prompt") is not None:
+                _check_prompt_safe(new["prompt"])
             if changes.get("schedule") is not None or changes.get("tz") is not None:
                 new.pop("pending_slot", None)
                 if _job_is_runnable(new):
@@ -3314,7 +3836,68 @@ class CronHome:
         job_id = job.get("id")
         if isinstance(job_id, str) and _safe_component(job_id):
             shutil.rmtree(os.path.join(self.path, "output", job_id), ignore_errors=True)
+            self._notepad.clear(job_id)
         return job
+
+    # -- notepad and prompt -----------------------------------------------------
+
+    def notepad(self, ref):
+        """Return a job's notepad entries: ``[{key, value, updated_at}]`` sorted by key."""
+        return self._notepad.list(self.job(ref)["id"])
+
+    def set_note(self, ref, key, value):
+        """Set a notepad key of a job.
+
+        Raises ``InvalidInputError`` (a ``ValueError``) for a key over 128
+        characters, a value over 16,384 UTF-8 bytes, or a notepad that would
+        exceed 65,536 bytes; nothing changes then.
+        """
+        job_id = self._note_job(ref, "notepad set")
+        self._notepad.set(job_id, key, value, self.now())
+
+    def get_note(self, ref, key):
+        """Return the value of a notepad key; ``JobNotFoundError`` if it is not set."""
+        job_id = self.job(ref)["id"]
+        for note in self._notepad.list(job_id):
+            if note["key"] == key:
+                return note["value"]
+        raise JobNotFoundError(f"no notepad key for job {job_id}", key,
+                               f"list the keys with 'notepad {job_id} list'")
+
+    def delete_note(self, ref, key):
+        """Delete a notepad key; ``JobNotFoundError`` if it is not set."""
+        job_id = self._note_job(ref, "notepad delete")
+        if not self._notepad.delete(job_id, key):
+            raise JobNotFoundError(f"no notepad key for job {job_id}", key,
+                                   f"list the keys with 'notepad {job_id} list'")
+
+    def _note_job(self, ref, command):
+        job_id = self.job(ref)["id"]
+        if self.environ.get(_ENV_PREFIX + "JOB_ID") != job_id:
+            _check_not_in_job(self, command)  # a job may write its own notepad only
+        return job_id
+
+    def prompt(self, ref):
+        """Return the prompt the job's next run would send, without running anything.
+
+        A dict: ``prompt`` (a script's output is shown as a placeholder, since
+        nothing is executed), ``tier`` (``strict`` or ``lenient``),
+        ``blocked`` (the scanner's reason, or None) and ``missing_skills``.
+        """
+        job = self.job(ref)
+        block = ""
+        if job.get("script"):
+            if job.get("no_agent"):
+                raise InvalidInputError("a no_agent job sends no prompt; its script's output "
+                                        "is the result", job["id"], "see 'runs JOB' instead")
+            block = (f"## Script Output\n\n```\n(the output of script {job['script']}, run "
+                     f"when the job fires)\n```\n\n")
+        assembled = _assemble_prompt(self, job, block)
+        text, reason = _scan_prompt(assembled.text, assembled.lenient)
+        if reason is None and assembled.lenient and not assembled.skills:
+            _, reason = _scan_prompt(job.get("prompt") or "")
+        return {"prompt": text, "tier": "lenient" if assembled.lenient else "strict",
+                "blocked": reason, "missing_skills": assembled.missing_skills}
 
 
     # -- firing ---------------------------------------------------------------
@@ -3468,6 +4051,14 @@ def _parser():
     p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
     command("status", "ticker health, next due job, overdue jobs")
+    p = command("prompt", "print the prompt a job's next run would send (runs nothing)")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p = command("notepad", "read or change a job's notepad")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p.add_argument("action", nargs="?", default="list", choices=("list", "get", "set", "delete"),
+                   help="default: list")
+    p.add_argument("key", nargs="?", metavar="KEY")
+    p.add_argument("value", nargs="?", metavar="VALUE")
     command("daemon", "tick at every minute boundary until SIGTERM or SIGINT")
     p = command("next", "preview fire times of a job or a schedule")
     p.add_argument("what", metavar="EXPR_OR_JOB", help="a job id or name, or a schedule")
@@ -3720,6 +4311,45 @@ def _cmd_status(home, args):
         print(f"{key.ljust(width)}  {value}")
 
 
+def _cmd_prompt(home, args):
+    info = home.prompt(args.job)
+    if getattr(args, "json", False):
+        _print_json(info)
+    else:
+        print(info["prompt"].rstrip("\n"))
+        verdict = f"BLOCKED: {info['blocked']}" if info["blocked"] else "ok"
+        print(f"\n--- scanner ({info['tier']} tier): {verdict}")
+    return EXIT_FAILURE if info["blocked"] else EXIT_OK
+
+
+def _cmd_notepad(home, args):
+    action, key, value = args.action, args.key, args.value
+    if action != "list" and key is None or action == "set" and value is None:
+        needs = "KEY and VALUE" if action == "set" else "KEY"
+        raise InvalidInputError(f"notepad {action} needs {needs}", None,
+                                f"use 'notepad JOB {action} {needs.replace(' and ', ' ')}'")
+    if action == "list" and key is not None:
+        raise InvalidInputError("notepad list takes no KEY", key, "use 'notepad JOB get KEY'")
+    job_id = home.job(args.job)["id"]
+    if action == "set":
+        home.set_note(job_id, key, value)
+        print(f"Set notepad key '{key}' for job {job_id}.")
+    elif action == "delete":
+        home.delete_note(job_id, key)
+        print(f"Deleted notepad key '{key}' for job {job_id}.")
+    elif action == "get":
+        print(home.get_note(job_id, key))
+    elif getattr(args, "json", False):
+        _print_json(home.notepad(job_id))
+    else:
+        notes = home.notepad(job_id)
+        if not notes:
+            print(f"Notepad for job {job_id} is empty.")
+        for note in notes:
+            print(f"{note['key']} = {note['value']}")
+            print(f"    updated {note['updated_at']}")
+
+
 def _cmd_daemon(home, args):
     as_json = getattr(args, "json", False)
     _daemon(home, None, None, lambda report: _print_tick(_public_report(report) if
@@ -3733,6 +4363,8 @@ _COMMANDS = {
     "runs": _cmd_runs,
     "status": _cmd_status,
     "daemon": _cmd_daemon,
+    "prompt": _cmd_prompt,
+    "notepad": _cmd_notepad,
     "list": _cmd_list,
     "add": _cmd_add,
     "edit": _cmd_edit,

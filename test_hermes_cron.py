@@ -2037,7 +2037,8 @@ def test_agent_runner_gets_script_output_then_prompt(home, tmp_path):
     job = home.add_job("@hourly", "Report the load.", script="data.sh")
     row = home.run_job(job["id"])
     assert row["status"] == "completed"
-    assert seen == [("## Script Output\n\n```\ncpu=93%\n```\n\nReport the load.", job["id"])]
+    assert seen == [(hc.CRON_HINT + "## Script Output\n\n```\ncpu=93%\n```\n\nReport the load.",
+                     job["id"])]
     doc = only_output(home, job["id"])
     assert doc.startswith(f"# Cron Job: Report the load.\n\n**Job ID:** {job['id']}\n"
                           f"**Execution:** {row['id']}\n**Run Time:** 2026-03-06T12:00:00+00:00"
@@ -2231,7 +2232,7 @@ def test_tick_auto_pauses_a_job_that_can_never_run(home, clock, edit, reason, sk
     assert stored["paused_reason"].startswith(reason)
     assert [s["reason"] for s in report["skipped"]] == [skip]
     assert [d["job_id"] for d in report["dispatched"]] == [healthy["id"]]
-    assert calls == ["q"]
+    assert calls == [hc.CRON_HINT + "q"]
 
 
 def set_job(home, job_id, **fields):
