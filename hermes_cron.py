@@ -2473,7 +2473,7 @@ def _find_skill(skills_dir, name):
 
 
 def _latest_output(home, job_id):
-    """The response of a job's newest non-silent run document, or None."""
+    """The response of a job's newest run document that has one (not silent), or None."""
     try:
         directory = _output_dir(home, job_id)
     except InvalidInputError:
@@ -2484,13 +2484,11 @@ def _latest_output(home, job_id):
                 doc = f.read()
         except OSError:
             continue
-        head = doc.split("\n## ", 1)[0]
-        if "**Status:** silent" in head or "**Status:** retired" in head:
-            continue
-        body = doc.split("\n## Response\n\n", 1)
-        text = (body[1] if len(body) == 2 else doc).strip()
-        if text:
-            return text
+        head, marker, body = doc.partition("\n## Response\n\n")
+        if not marker or "**Status:** silent" in head:
+            continue  # failed, blocked, retired and silent runs are no context
+        if body.strip():
+            return body.strip()
     return None
 
 
