@@ -1695,27 +1695,33 @@ def redact(text):
 _INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
               "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
               "\u2069")
-_FILLER = r"(?:\w+\s+){0,8}"
-_SECRET_VAR = r"\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API)\w*\}?"
-# (name, pattern); the first four are the injection phrases the lenient tier keeps.
+_FILLER = r"(?:\w+\s+){0,3}?"
+# An environment variable whose name has a secret-like segment: $API_KEY,
+# ${GITHUB_TOKEN}, $db_password; not $keyword or $APIDOCS.
+_SECRET_VAR = (r"\$\{?(?:[a-z0-9]+_)*(?:api_?key|key|token|secret|password|passwd|"
+               r"credentials?|api)(?:_[a-z0-9]+)*\}?(?![a-z0-9_])")
+# (name, pattern), matched ignoring case; the first four are the injection
+# phrases the lenient tier keeps.
 _THREATS = (
-    ("prompt_injection", rf"ignore\s+{_FILLER}(?:previous|all|above|prior|earlier)\s+"
-                         rf"{_FILLER}instructions"),
-    ("deception_hide", r"do\s+not\s+tell\s+the\s+user"),
+    ("prompt_injection", rf"\bignore\s+{_FILLER}(?:previous|all|above|prior|earlier|any)\s+"
+                         rf"{_FILLER}(?:instructions?|directions|guidelines|rules)\b"),
+    ("deception_hide", r"\b(?:do\s+not|don'?t|never)\s+tell\s+the\s+user"),
     ("sys_prompt_override", r"system\s+prompt\s+override"),
-    ("disregard_rules", r"disregard\s+(?:your|all|any|the|previous)\s+(?:\w+\s+)?"
-                        r"(?:instructions|rules|guidelines)"),
-    ("read_secrets", r"\b(?:cat|less|more|head|tail|base64|xxd)\s+[^\n]*(?:\.env\b|credentials|"
-                     r"\.netrc|\.pgpass|id_rsa|id_ed25519|id_ecdsa|\.aws/|\.ssh/)"),
+    ("disregard_rules", r"\bdisregard\s+(?:your|all|any|previous|prior|the\s+above)\s+"
+                        r"(?:\w+\s+){0,2}?(?:instructions|rules|guidelines)\b"),
+    ("read_secrets", r"\b(?:cat|less|more|head|tail|base64|xxd|strings)\s+(?:-\S+\s+)*"
+                     r"\S*(?:\.env\b|credentials|\.netrc|\.pgpass|id_rsa|id_ed25519|id_ecdsa|"
+                     r"\.aws/|\.ssh/)"),
     ("ssh_backdoor", r"authorized_keys"),
     ("sudoers_mod", r"/etc/sudoers|\bvisudo\b"),
-    ("destructive_root_rm", r"\brm\s+(?:-[a-z]*\s+)*-[a-z]*[rf][a-z]*\s+(?:-[a-z]+\s+)*/(?:\s|\*|$)"),
-    ("exfil_url", rf"\b(?:curl|wget)\b[^\n]*https?://[^\s'\"]*{_SECRET_VAR}"),
-    ("exfil_data", rf"\bcurl\b[^\n]*(?:--data(?:-raw|-binary|-urlencode)?|-d|--form|-F)"
-                   rf"[\s=][^\n]*{_SECRET_VAR}"),
-    ("exfil_post", rf"\bwget\b[^\n]*--post-(?:data|file)=[^\n]*{_SECRET_VAR}"),
-    ("exfil_header", rf"\bcurl\b[^\n]*(?:-H|--header)\s*['\"]?\s*(?:authorization|x-api-key)"
-                     rf"\s*:[^\n]*{_SECRET_VAR}"),
+    ("destructive_root_rm", r"\brm\s+(?:-\S+\s+)*-[a-z]*r[a-z]*\s+(?:-\S+\s+)*"
+                            r"['\"]?(?:/|~/?)['\"]?(?:\s|\*|$)"),
+    ("exfil_data", rf"\bcurl\b[^\n]*\s(?:--data(?:-raw|-binary|-urlencode)?|--form|"
+                   rf"-[a-z]*[df])(?:[\s=]|(?=['\"]))[^\n]*{_SECRET_VAR}"),
+    ("exfil_post", rf"\bwget\b[^\n]*--(?:post-data|post-file|body-data)[\s=][^\n]*{_SECRET_VAR}"),
+    ("exfil_header", rf"\b(?:curl|wget)\b[^\n]*(?:-h|--header)[\s=]*['\"]?\s*"
+                     rf"(?:authorization|x-api-key|api-key)\s*:[^\n]*{_SECRET_VAR}"),
+    ("exfil_url", rf"\b(?:curl|wget)\b[^\n]*\S(?:[/?&=]|%3d){_SECRET_VAR}"),
 )
 _THREAT_RES = None
 
