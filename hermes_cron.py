@@ -100,19 +100,20 @@ _JOB_KEYS = (
 )
 _JOB_STATES = ("scheduled", "paused", "completed", "error")
 
-# Hosts whose API keys a job may use without naming a base_url of its own.
-# The credential guard refuses to send a named provider's key anywhere else.
-_PROVIDER_HOSTS = {
-    "anthropic": "api.anthropic.com",
-    "deepseek": "api.deepseek.com",
-    "fireworks": "api.fireworks.ai",
-    "gemini": "generativelanguage.googleapis.com",
-    "groq": "api.groq.com",
-    "mistral": "api.mistral.ai",
-    "openai": "api.openai.com",
-    "openrouter": "openrouter.ai",
-    "together": "api.together.xyz",
-    "xai": "api.x.ai",
+# OpenAI-compatible endpoints of well-known providers (their keys come from
+# <NAME>_API_KEY).  The credential guard sends a provider's key only to its
+# own endpoint's origin.
+_PROVIDER_URLS = {
+    "anthropic": "https://api.anthropic.com/v1",
+    "deepseek": "https://api.deepseek.com/v1",
+    "fireworks": "https://api.fireworks.ai/inference/v1",
+    "gemini": "https://generativelanguage.googleapis.com/v1beta/openai",
+    "groq": "https://api.groq.com/openai/v1",
+    "mistral": "https://api.mistral.ai/v1",
+    "openai": "https://api.openai.com/v1",
+    "openrouter": "https://openrouter.ai/api/v1",
+    "together": "https://api.together.xyz/v1",
+    "xai": "https://api.x.ai/v1",
 }
 
 _DELIVER_PREFIXES = ("file:", "webhook:", "command:", "email:")
@@ -1295,40 +1296,50 @@ def _redact_url(url):
 
 
 def _check_base_url(job, settings):
-    """Apply the credential guard: a provider's key only goes to its own host.
+    """Apply the credential guard: a provider's key only goes to its own endpoint.
 
     Raises ``InvalidInputError`` for a ``base_url`` without a ``provider``,
-    or one whose host is not the named provider's (unless it is ``custom``).
+    or one whose origin (scheme, host and port) is not the named provider's
+    (unless the provider is ``custom``).
     """
     base_url, provider = job.get("base_url"), job.get("provider")
     if not base_url:
         return
-    from urllib.parse import urlsplit
-
     if not provider:
         raise InvalidInputError(
             "base_url needs a provider", base_url,
             "add --provider NAME (a provider from config.json, or 'custom' for a key of its own)")
-    try:
-        host = urlsplit(base_url).hostname
-    except ValueError:
-        host = None
-    if not host or urlsplit(base_url).scheme not in ("http", "https"):
+    origin = _origin(base_url)
+    if origin is None:
         raise InvalidInputError("base_url must be an http(s) URL", base_url,
                                 "use e.g. https://api.example.com/v1")
     if provider == "custom":
         return
     entry = (settings.get("providers") or {}).get(provider)
-    expected = None
-    if isinstance(entry, dict) and entry.get("base_url"):
-        expected = urlsplit(entry["base_url"]).hostname
-    elif entry is None:
-        expected = _PROVIDER_HOSTS.get(provider)
-    if expected is None or host.lower() != expected.lower():
+    if isinstance(entry, dict):
+        expected = _origin(entry.get("base_url") or "")
+    else:
+        expected = _origin(_PROVIDER_URLS.get(provider, ""))
+    if origin != expected:
+        shown = f"{expected[0]}://{expected[1]}:{expected[2]}" if expected else "unknown"
         raise InvalidInputError(
-            f"base_url host {host!r} is not provider {provider!r}'s host "
-            f"({expected or 'unknown'}); its API key may not be sent there", base_url,
+            f"base_url {origin[0]}://{origin[1]}:{origin[2]} is not provider {provider!r}'s "
+            f"endpoint ({shown}); its API key may not be sent there", base_url,
             "drop --base-url, or use --provider custom with a key of the job's own")
+
+
+def _origin(url):
+    """(scheme, host, port) of an http(s) URL, or None."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
 
 
 def _check_job(job, settings, scripts_dir, now, zone):
@@ -2545,22 +2556,6 @@ def _assemble_prompt(home, job, script_block=""):
 
 # --- 12.2 Agent runners ---------------------------------------------------------
 
-# Base URLs of well-known OpenAI-compatible providers, used when config.json
-# names no base_url for them; their keys default to <NAME>_API_KEY.
-_PROVIDER_URLS = {
-    "anthropic": "https://api.anthropic.com/v1",
-    "deepseek": "https://api.deepseek.com/v1",
-    "fireworks": "https://api.fireworks.ai/inference/v1",
-    "gemini": "https://generativelanguage.googleapis.com/v1beta/openai",
-    "groq": "https://api.groq.com/openai/v1",
-    "mistral": "https://api.mistral.ai/v1",
-    "openai": "https://api.openai.com/v1",
-    "openrouter": "https://openrouter.ai/api/v1",
-    "together": "https://api.together.xyz/v1",
-    "xai": "https://api.x.ai/v1",
-}
-
-
 class _RunFailed(Exception):
     """A runner's failure, carrying the (already redacted) error text."""
 
@@ -2718,6 +2713,8 @@ def _execute(home, job, eid, runs):
 
 
 def _execute_checked(home, job, eid, runs):
+    if not job.get("no_agent"):
+        _check_base_url(job, home.settings)  # again here: the store may be edited by hand
     script_block = ""
     if job.get("script"):
         ok, out, error = _run_script(home, job, eid, runs)

@@ -7,6 +7,7 @@ too.  To test a vendored copy, change the one import line below.
 
 import ast
 import calendar
+import http.server
 import json
 import os
 import random
@@ -15,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -1621,11 +1623,11 @@ INVALID_JOBS = [
     (dict(schedule="@daily", prompt="p", base_url="https://evil.example/v1"),
      "base_url needs a provider: 'https://evil.example/v1': add --provider NAME"),
     (dict(schedule="@daily", prompt="p", provider="openai", base_url="https://evil.example/v1"),
-     "base_url host 'evil.example' is not provider 'openai''s host (api.openai.com); its API "
-     "key may not be sent there: 'https://evil.example/v1': drop --base-url, or use --provider "
-     "custom with a key of the job's own"),
+     "base_url https://evil.example:443 is not provider 'openai''s endpoint "
+     "(https://api.openai.com:443); its API key may not be sent there: 'https://evil.example/v1': "
+     "drop --base-url, or use --provider custom with a key of the job's own"),
     (dict(schedule="@daily", prompt="p", provider="mystery", base_url="https://x.example"),
-     "base_url host 'x.example' is not provider 'mystery''s host (unknown)"),
+     "base_url https://x.example:443 is not provider 'mystery''s endpoint (unknown)"),
     (dict(schedule="@daily", prompt="p", script="../escape.sh"),
      "script resolves outside the scripts dir"),
     (dict(schedule="@daily", prompt="p", script="missing.sh"),
@@ -1670,6 +1672,12 @@ def test_credential_guard_allows_own_host_and_custom(home):
     assert home.add_job("@daily", "p", provider="local", base_url="http://127.0.0.1:8080/v1")
     with pytest.raises(hc.InvalidInputError):
         home.add_job("@daily", "p", provider="local", base_url="http://10.0.0.1/v1")
+    with pytest.raises(hc.InvalidInputError) as ei:  # same host, another port: another service
+        home.add_job("@daily", "p", provider="local", base_url="http://127.0.0.1:9999/v1")
+    assert str(ei.value).startswith("base_url http://127.0.0.1:9999 is not provider 'local''s "
+                                    "endpoint (http://127.0.0.1:8080)")
+    with pytest.raises(hc.InvalidInputError):  # a downgrade to plain http
+        home.add_job("@daily", "p", provider="openai", base_url="http://api.openai.com/v1")
 
 
 def test_deliver_targets_split_only_before_known_prefixes(home):
@@ -2638,6 +2646,457 @@ def test_notepad_concurrent_writers_never_exceed_the_total(tmp_path, env):
     assert total <= 65536 and len(notes) == 65536 // 1005  # as many as fit, no more
 
 
+# ---- 12.2 agent runners and the credential guard --------------------------------
+_RN_PROMPT = "Summarise the overnight alerts"
+_RN_KEYS = {"K1": "rn-key-one-1111", "K2": "rn-key-two-2222", "K3": "rn-key-three-3333"}
+_RN_OK = {"choices": [{"message": {"content": "hello"}}]}
+_RN_GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # ghp_ + 36 alphanumerics
+
+
+class _RnFakeClock:
+    def __init__(self, start):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, **kw):
+        self.now += timedelta(**kw)
+
+
+class _RnHandler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def _serve(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw.decode("utf-8")) if raw else None
+        except ValueError:
+            body = raw
+        record = {"server": self.server.rn_name, "method": self.command, "path": self.path,
+                  "headers": {k.lower(): v for k, v in self.headers.items()}, "json": body}
+        with self.server.rn_lock:
+            self.server.rn_log.append(record)
+        reply = self.server.rn_reply(record)
+        if reply is None:  # hang: keep the connection open without answering
+            self.server.rn_stop.wait(5)
+            self.close_connection = True
+            return
+        status, headers, payload = reply
+        data = payload if isinstance(payload, bytes) else (
+            payload.encode("utf-8") if isinstance(payload, str) else json.dumps(payload).encode())
+        try:
+            self.send_response(status)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            pass
+
+    do_POST = do_GET = _serve
+
+
+class _RnServer:
+    """A chat-completions test server; ``reply(record) -> (status, headers, body) | None``."""
+
+    def __init__(self, name, log, host="127.0.0.1"):
+        self.httpd = http.server.ThreadingHTTPServer((host, 0), _RnHandler)
+        self.httpd.daemon_threads = True
+        self.httpd.block_on_close = False
+        self.httpd.rn_name, self.httpd.rn_log = name, log
+        self.httpd.rn_lock, self.httpd.rn_stop = threading.Lock(), threading.Event()
+        self.httpd.rn_reply = lambda record: (200, {}, _RN_OK)
+        self.name, self.log = name, log
+        self.host, self.port = host, self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self):
+        return f"http://{self.host}:{self.port}/v1"
+
+    def reply(self, fn):
+        self.httpd.rn_reply = fn
+
+    def requests(self):
+        return [r for r in self.log if r["server"] == self.name]
+
+    def stop(self):
+        self.httpd.rn_stop.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def _rn_log():
+    return []
+
+
+@pytest.fixture
+def _rn_servers(_rn_log, monkeypatch):
+    """Start named test servers on demand: ``_rn_servers("a", host=...)``."""
+    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
+                "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)  # urllib reads the real environment
+    started = []
+
+    def start(name, host="127.0.0.1"):
+        server = _RnServer(name, _rn_log, host)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def _rn_clock():
+    return _RnFakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=timezone.utc))
+
+
+@pytest.fixture
+def _rn_env(tmp_path):
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
+    base.update(TZ="UTC", HOME=str(tmp_path / "user"), **_RN_KEYS)
+    return base
+
+
+@pytest.fixture
+def _rn_home(tmp_path, _rn_clock, _rn_env):
+    """``_rn_home(config, runner=None)``: a CronHome with that config.json."""
+    homes = []
+
+    def make(config=None, runner=None):
+        path = tmp_path / "cron"
+        path.mkdir(exist_ok=True)
+        (tmp_path / "scripts").mkdir(exist_ok=True)
+        if config is not None:
+            (path / "config.json").write_text(json.dumps(config))
+        home = hc.CronHome(path, clock=_rn_clock, environ=_rn_env, lock_timeout=2.0,
+                           runner=runner)
+        homes.append(home)
+        return home
+
+    yield make
+    for home in homes:
+        home.close()
+
+
+def _rn_config(local, backup=None, **extra):
+    providers = {"local": {"base_url": local.url, "api_key_envs": ["K1", "K2"],
+                           "model": "m-1"}}
+    config = {"providers": providers, "run_timeout_seconds": 2}
+    if backup is not None:
+        providers["backup"] = {"base_url": backup.url, "api_key_env": "K3", "model": "m-2"}
+        config["fallback_providers"] = ["backup"]
+    config.update(extra)
+    return config
+
+
+def _rn_docs(home, job_id):
+    directory = os.path.join(home.path, "output", job_id)
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".md"))
+    docs = []
+    for name in names:
+        with open(os.path.join(directory, name), encoding="utf-8") as f:
+            docs.append(f.read())
+    return docs
+
+
+def _rn_response(doc):
+    parts = doc.split("\n## Response\n\n", 1)
+    if len(parts) != 2:
+        return None
+    return parts[1].split("\n## ", 1)[0].strip()
+
+
+def _rn_auths(server):
+    return [r["headers"].get("authorization") for r in server.requests()]
+
+
+def _rn_jobs_bytes(home):
+    with open(os.path.join(home.path, "jobs.json"), "rb") as f:
+        return f.read()
+
+
+def _rn_edit_job(home, job_id, **fields):
+    data = json.loads(_rn_jobs_bytes(home))
+    for record in data["jobs"]:
+        if record["id"] == job_id:
+            record.update(fields)
+    with open(os.path.join(home.path, "jobs.json"), "w") as f:
+        json.dump(data, f)
+
+
+def _rn_gone(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # killed, not yet reaped
+    except OSError:
+        return True
+
+
+# -- the OpenAI-compatible runner, against real local HTTP servers --
+
+
+def test_rn_http_runner_success_sends_the_assembled_prompt(_rn_home, _rn_servers):
+    local, backup = _rn_servers("local"), _rn_servers("backup")
+    home = _rn_home(_rn_config(local, backup))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("completed", None)
+    assert [_rn_response(d) for d in _rn_docs(home, job["id"])] == ["hello"]
+    assert home.job(job["id"])["last_status"] == "ok"
+    (request,) = local.requests()
+    assert not backup.requests()
+    assert (request["method"], request["path"]) == ("POST", "/v1/chat/completions")
+    assert request["headers"]["authorization"] == "Bearer " + _RN_KEYS["K1"]
+    assert request["headers"]["content-type"] == "application/json"
+    assert request["json"]["model"] == "m-1"
+    assert request["json"]["messages"] == [{"role": "user", "content": hc.CRON_HINT + _RN_PROMPT}]
+    content = request["json"]["messages"][0]["content"]
+    assert content.startswith(hc.CRON_HINT) and content.endswith(_RN_PROMPT)
+
+
+def test_rn_job_model_pin_wins_over_the_providers_model(_rn_home, _rn_servers):
+    local = _rn_servers("local")
+    home = _rn_home(_rn_config(local))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local", model="m-9")
+    assert home.run_job(job["id"])["status"] == "completed"
+    assert [r["json"]["model"] for r in local.requests()] == ["m-9"]
+
+
+def test_rn_429_on_the_first_key_rotates_to_the_second(_rn_home, _rn_servers):
+    local, backup = _rn_servers("local"), _rn_servers("backup")
+    local.reply(lambda r: (429, {}, {"error": "slow down"})
+                if r["headers"].get("authorization") == "Bearer " + _RN_KEYS["K1"]
+                else (200, {}, _RN_OK))
+    home = _rn_home(_rn_config(local, backup))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("completed", None)
+    assert _rn_auths(local) == ["Bearer " + _RN_KEYS["K1"], "Bearer " + _RN_KEYS["K2"]]
+    assert not backup.requests()
+    assert _rn_response(_rn_docs(home, job["id"])[-1]) == "hello"
+
+
+def test_rn_429_on_every_key_falls_back_to_the_next_provider(_rn_home, _rn_servers):
+    local, backup = _rn_servers("local"), _rn_servers("backup")
+    local.reply(lambda r: (429, {"Retry-After": "30"}, {"error": "rate limited"}))
+    backup.reply(lambda r: (200, {}, {"choices": [{"message": {"content": "from backup"}}]}))
+    home = _rn_home(_rn_config(local, backup))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("completed", None)
+    assert _rn_auths(local) == ["Bearer " + _RN_KEYS["K1"], "Bearer " + _RN_KEYS["K2"]]
+    (request,) = backup.requests()
+    assert request["headers"]["authorization"] == "Bearer " + _RN_KEYS["K3"]
+    assert request["json"]["model"] == "m-2"
+    assert request["path"] == "/v1/chat/completions"
+    assert request["json"]["messages"][0]["content"] == hc.CRON_HINT + _RN_PROMPT
+    # each key went only to its own provider's server
+    assert all(_RN_KEYS["K3"] not in json.dumps(r) for r in local.requests())
+    assert all(_RN_KEYS["K1"] not in json.dumps(r) and _RN_KEYS["K2"] not in json.dumps(r)
+               for r in backup.requests())
+    assert _rn_response(_rn_docs(home, job["id"])[-1]) == "from backup"
+
+
+def test_rn_429_everywhere_fails_the_run_as_rate_limited(_rn_home, _rn_servers):
+    local, backup = _rn_servers("local"), _rn_servers("backup")
+    for server in (local, backup):
+        server.reply(lambda r: (429, {}, {"error": "rate limited"}))
+    home = _rn_home(_rn_config(local, backup))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed"
+    assert "429" in row["error"] and "rate limit" in row["error"].lower()
+    assert len(local.requests()) == 2 and len(backup.requests()) == 1
+    stored = home.job(job["id"])
+    assert stored["last_status"] == "error" and "429" in stored["last_error"]
+    assert "429" in _rn_docs(home, job["id"])[-1]
+
+
+def test_rn_http_500_fails_with_the_status_and_a_redacted_body(_rn_home, _rn_servers):
+    secret = "sk-abcdefghijklmnopqrstuvwx"
+    local, backup = _rn_servers("local"), _rn_servers("backup")
+    local.reply(lambda r: (500, {}, {"error": f"internal error, key {secret} rejected"}))
+    home = _rn_home(_rn_config(local, backup))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed"
+    assert "HTTP 500" in row["error"]
+    assert secret not in row["error"] and "sk-***" in row["error"]
+    (doc,) = _rn_docs(home, job["id"])
+    assert "HTTP 500" in doc and secret not in doc and "sk-***" in doc
+    assert secret not in _rn_jobs_bytes(home).decode()
+    assert len(local.requests()) == 1 and not backup.requests()  # 500 is not a 429: no fallback
+
+
+def test_rn_hanging_provider_times_out_at_run_timeout_seconds(_rn_home, _rn_servers):
+    local = _rn_servers("local")
+    local.reply(lambda r: None)  # accepts the request, never answers (for 5 s)
+    home = _rn_home(_rn_config(local, run_timeout_seconds=1))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    elapsed = time.monotonic() - start
+    assert row["status"] == "failed"
+    assert "timed out" in row["error"]
+    assert elapsed < 3, elapsed
+    assert len(local.requests()) == 1
+
+
+def test_rn_redirect_is_not_followed(_rn_home, _rn_servers):
+    local, other = _rn_servers("local"), _rn_servers("other")
+    local.reply(lambda r: (302, {"Location": other.url + "/chat/completions"}, b""))
+    home = _rn_home(_rn_config(local))
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed"
+    assert "302" in row["error"]
+    assert len(local.requests()) == 1
+    assert other.requests() == []
+
+
+# -- the credential guard --
+
+
+def test_rn_guard_refuses_a_foreign_base_url_at_add(_rn_home, _rn_servers):
+    local = _rn_servers("local")
+    home = _rn_home(_rn_config(local))
+    home.add_job("@daily", _RN_PROMPT)
+    before = _rn_jobs_bytes(home)
+    with pytest.raises(hc.InvalidInputError, match="is not provider 'local''s endpoint"):
+        home.add_job("@daily", _RN_PROMPT, provider="local", base_url="http://evil.example/v1")
+    assert _rn_jobs_bytes(home) == before
+    assert len(home.jobs()) == 1
+
+
+def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_servers, _rn_clock):
+    local = _rn_servers("local")
+    evil = _rn_servers("evil", host="127.0.0.2")  # another host than local's 127.0.0.1
+    home = _rn_home(_rn_config(local))
+    job = home.add_job("*/5 * * * *", _RN_PROMPT)
+    _rn_edit_job(home, job["id"], provider="local", base_url=evil.url)
+    assert home.tick()["dispatched"] == []  # not due yet: nothing happens
+    assert home.job(job["id"])["state"] == "scheduled"
+    _rn_clock.advance(minutes=5)
+    report = home.tick()
+    stored = home.job(job["id"])
+    assert (stored["state"], stored["enabled"], stored["last_status"]) == (
+        "paused", False, "blocked_config")
+    assert stored["paused_reason"].startswith("auto-paused:")
+    assert report["dispatched"] == []
+    assert [s["reason"] for s in report["skipped"]] == ["blocked_guard"]
+    assert evil.requests() == [] and local.requests() == []
+
+
+def test_rn_guard_applies_to_a_manual_run_of_a_hand_edited_job(_rn_home, _rn_servers):
+    local = _rn_servers("local")
+    evil = _rn_servers("evil", host="127.0.0.2")
+    home = _rn_home(_rn_config(local))
+    job = home.add_job("@daily", _RN_PROMPT)
+    _rn_edit_job(home, job["id"], provider="local", base_url=evil.url)
+    row = home.run_job(job["id"])
+    assert evil.requests() == []  # local's key must never reach another host
+    assert row["status"] == "failed"
+    assert home.job(job["id"])["last_status"] == "blocked_config"
+
+
+# -- agent.command --
+
+
+def test_rn_agent_command_gets_the_prompt_on_stdin_and_ids_in_env(_rn_home, _rn_env, tmp_path):
+    _rn_env.update(RN_OUT=str(tmp_path / "stdin.txt"), RN_IDS=str(tmp_path / "ids.txt"))
+    home = _rn_home({"agent": {"command": 'cat > "$RN_OUT"; printf "%s\\n%s\\n" '
+                                          '"$HERMES_CRON_JOB_ID" "$HERMES_CRON_EXECUTION_ID" '
+                                          '> "$RN_IDS"; echo reply'}})
+    job = home.add_job("@daily", _RN_PROMPT)
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("completed", None)
+    assert (tmp_path / "stdin.txt").read_text() == hc.CRON_HINT + _RN_PROMPT
+    assert (tmp_path / "ids.txt").read_text().splitlines() == [job["id"], row["id"]]
+    assert [_rn_response(d) for d in _rn_docs(home, job["id"])] == ["reply"]
+
+
+def test_rn_agent_command_nonzero_exit_fails_with_redacted_stderr(_rn_home):
+    home = _rn_home({"agent": {"command": f'cat >/dev/null; echo "auth failed for {_RN_GHP}" >&2;'
+                                          f' exit 3'}})
+    job = home.add_job("@daily", _RN_PROMPT)
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed"
+    assert "exited with code 3" in row["error"]
+    assert "auth failed for ghp_***" in row["error"] and _RN_GHP not in row["error"]
+    (doc,) = _rn_docs(home, job["id"])
+    assert "ghp_***" in doc and _RN_GHP not in doc
+    assert _RN_GHP not in _rn_jobs_bytes(home).decode()
+
+
+def test_rn_agent_command_timeout_kills_the_whole_process_group(_rn_home, _rn_env, tmp_path):
+    pidfile = tmp_path / "child.pid"
+    _rn_env["RN_PID"] = str(pidfile)
+    home = _rn_home({"agent": {"command": 'sleep 60 & echo $! > "$RN_PID"; wait'},
+                     "run_timeout_seconds": 1})
+    job = home.add_job("@daily", _RN_PROMPT)
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    elapsed = time.monotonic() - start
+    assert row["status"] == "failed"
+    assert "timed out" in row["error"]
+    assert elapsed < 5, elapsed
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 3
+    while not _rn_gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)  # waits for the reaper, not for schedule logic
+    assert _rn_gone(pid), f"background child {pid} survived the timeout"
+
+
+# -- which runner runs --
+
+
+def test_rn_runner_callable_wins_over_agent_command(_rn_home, tmp_path):
+    marker = tmp_path / "command-ran"
+    calls = []
+    home = _rn_home({"agent": {"command": f'cat >/dev/null; touch "{marker}"; echo cmd'}},
+                    runner=lambda prompt, job: calls.append((prompt, job["id"])) or "callable")
+    job = home.add_job("@daily", _RN_PROMPT)
+    row = home.run_job(job["id"])
+    assert row["status"] == "completed"
+    assert calls == [(hc.CRON_HINT + _RN_PROMPT, job["id"])]
+    assert not marker.exists()
+    assert _rn_response(_rn_docs(home, job["id"])[-1]) == "callable"
+
+
+def test_rn_pinned_provider_wins_over_agent_command(_rn_home, _rn_servers, tmp_path):
+    marker = tmp_path / "command-ran"
+    local = _rn_servers("local")
+    config = _rn_config(local, agent={"command": f'cat >/dev/null; touch "{marker}"; echo x'})
+    home = _rn_home(config)
+    job = home.add_job("@daily", _RN_PROMPT, provider="local")
+    assert home.run_job(job["id"])["status"] == "completed"
+    assert len(local.requests()) == 1 and not marker.exists()
+
+
+def test_rn_no_runner_at_all_is_blocked_config(_rn_home):
+    home = _rn_home()
+    job = home.add_job("@daily", _RN_PROMPT)
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed"
+    assert row["error"].startswith("no agent runner is configured")
+    assert home.job(job["id"])["last_status"] == "blocked_config"
+    assert "BLOCKED (configuration)" in _rn_docs(home, job["id"])[-1]
+
+
 # ---- 13. tick ----------------------------------------------------------------------
 
 
@@ -2773,7 +3232,7 @@ def test_tick_anchors_intervals_on_the_finish_time(home, clock):
     ({"schedule": {"kind": "cron", "expr": "61 * * * *", "display": "x"}},
      "auto-paused: unparseable stored schedule (minute field value 61", "unrunnable"),
     ({"provider": "openai", "base_url": "https://evil.example/v1"},
-     "auto-paused: base_url host 'evil.example' is not provider 'openai''s host",
+     "auto-paused: base_url https://evil.example:443 is not provider 'openai''s endpoint",
      "blocked_guard"),
 ])
 def test_tick_auto_pauses_a_job_that_can_never_run(home, clock, edit, reason, skip):
