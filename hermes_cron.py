@@ -1995,14 +1995,29 @@ class _Ledger:
                     return None, dict(zip(_ROW_COLUMNS, found))
                 return self._insert(conn, job_id, instant, source, now), None
 
-    def _insert(self, conn, job_id, instant, source, now):
+    def register(self, now, conn=None):
+        """Record where this process runs, so others can prove its death later."""
         me = _identity()
         if self._registered != me["process_id"]:
-            conn.execute(
-                "INSERT OR IGNORE INTO cron_processes VALUES (?,?,?,?,?,?,?)",
-                (me["process_id"], me["hostname"], me["boot_id"], me["pid_namespace"],
-                 me["pid"], me["started_at"], _iso(now)))
-            self._registered = me["process_id"]
+            with self._lock:
+                (conn or self.connect()).execute(
+                    "INSERT OR IGNORE INTO cron_processes VALUES (?,?,?,?,?,?,?)",
+                    (me["process_id"], me["hostname"], me["boot_id"], me["pid_namespace"],
+                     me["pid"], me["started_at"], _iso(now)))
+                self._registered = me["process_id"]
+
+    def owner_dead(self, process_id, pid, started_at):
+        """True if the process *process_id* (pid, start time) is provably dead."""
+        rows = self._rows("SELECT hostname, boot_id, pid_namespace FROM cron_processes "
+                          "WHERE process_id=?", (process_id,))
+        if not rows or pid is None:
+            return False
+        return _provably_dead(dict(rows[0], pid=pid, process_started_at=started_at),
+                              _identity())
+
+    def _insert(self, conn, job_id, instant, source, now):
+        me = _identity()
+        self.register(now, conn)
         eid = os.urandom(16).hex()
         conn.execute(
             "INSERT INTO executions (id, job_id, source, process_id, pid, process_started_at, "
@@ -2290,6 +2305,199 @@ def _check_note_key(key):
         raise InvalidInputError(f"notepad key too long ({len(key)} characters; max "
                                 f"{_NOTE_KEY_CHARS})", key, "use a shorter key")
     return key
+
+
+# --- 11.3 Delivery queue ----------------------------------------------------------
+
+_DELIVERIES_FILE = "deliveries.db"
+_MAX_TERMINAL_DELIVERIES = 1000
+_DELIVERY_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS deliveries(
+        execution_id TEXT PRIMARY KEY, job_json TEXT NOT NULL, content TEXT NOT NULL,
+        for_failure INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL CHECK(status IN ('pending','delivering','delivered','failed',
+                                              'unknown','suppressed')),
+        owner_process_id TEXT, owner_pid INTEGER, owner_started_at INTEGER,
+        created_at TEXT NOT NULL, finished_at TEXT, error TEXT)""",
+    """CREATE TABLE IF NOT EXISTS delivery_tombstones(
+        execution_id TEXT PRIMARY KEY, terminal_status TEXT NOT NULL, finished_at TEXT)""",
+)
+_DELIVERY_STATUSES = ("pending", "delivering", "delivered", "failed", "unknown", "suppressed")
+_DELIVERY_COLUMNS = ("execution_id", "job_json", "content", "for_failure", "status",
+                     "owner_process_id", "owner_pid", "owner_started_at", "created_at",
+                     "finished_at", "error")
+_LOST_DELIVERY = ("the process delivering this message died before it recorded the outcome; "
+                  "whether it was sent is unknown, so it is not sent again")
+
+
+class _Deliveries:
+    """deliveries.db: the crash-safe hand-off of results to their targets.
+
+    A ``pending`` row was never handed to a sender and is always sent, even
+    after a crash; a ``delivering`` row whose owner died becomes ``unknown``
+    and is never sent again (a lost message beats a duplicate).
+    """
+
+    def __init__(self, home):
+        self.path = os.path.join(home, _DELIVERIES_FILE)
+        self._conn = None
+        import threading
+
+        self._lock = threading.RLock()
+
+    def exists(self):
+        return self._conn is not None or os.path.exists(self.path)
+
+    def connect(self):
+        if self._conn is None:
+            import sqlite3
+
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            os.close(fd)
+            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout=5000")
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            for ddl in _DELIVERY_SCHEMA:
+                conn.execute(ddl)
+            self._conn = conn
+        return self._conn
+
+    def close(self):
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def enqueue(self, eid, job, content, for_failure, now):
+        """Queue a result once per execution; return the row's status."""
+        import json
+
+        me = _identity()
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                gone = conn.execute("SELECT terminal_status FROM delivery_tombstones "
+                                    "WHERE execution_id=?", (eid,)).fetchone()
+                if gone is not None:
+                    return gone[0]
+                conn.execute(
+                    "INSERT INTO deliveries (execution_id, job_json, content, for_failure, "
+                    "status, owner_process_id, owner_pid, owner_started_at, created_at) "
+                    "VALUES (?,?,?,?,'pending',?,?,?,?) ON CONFLICT(execution_id) DO NOTHING",
+                    (eid, json.dumps(job, sort_keys=True, ensure_ascii=False), content,
+                     int(bool(for_failure)), me["process_id"], me["pid"], me["started_at"],
+                     now.isoformat()))
+                return conn.execute("SELECT status FROM deliveries WHERE execution_id=?",
+                                    (eid,)).fetchone()[0]
+
+    def claim(self, eid, expected_owner=None):
+        """pending -> delivering, owned by this process; False if someone else has it."""
+        me = _identity()
+        with self._lock:
+            where = "" if expected_owner is None else " AND owner_process_id=?"
+            params = (me["process_id"], me["pid"], me["started_at"], eid) + (
+                () if expected_owner is None else (expected_owner,))
+            return self.connect().execute(
+                "UPDATE deliveries SET status='delivering', owner_process_id=?, owner_pid=?, "
+                f"owner_started_at=? WHERE execution_id=? AND status='pending'{where}",
+                params).rowcount == 1
+
+    def finish(self, eid, job, status, error, now):
+        """delivering -> delivered|failed|suppressed (owner-guarded); blank the payload.
+
+        Only the job's id, name and targets stay, so ``deliveries`` can list it.
+        """
+        import json
+
+        me = _identity()
+        summary = json.dumps({k: job.get(k) for k in ("id", "name", "deliver")},
+                             sort_keys=True, ensure_ascii=False)
+        with self._lock:
+            return self.connect().execute(
+                "UPDATE deliveries SET status=?, finished_at=?, error=?, content='', job_json=? "
+                "WHERE execution_id=? AND status='delivering' AND owner_process_id=? "
+                "AND owner_pid=?",
+                (status, now.isoformat(), redact(error) if error else None, summary, eid,
+                 me["process_id"], me["pid"])).rowcount == 1
+
+    def settle_orphans(self, ledger, now):
+        """Mark ``delivering`` rows of dead owners ``unknown``; return pending rows to send.
+
+        A pending row is sent by whoever finds its creator gone (or when it is
+        this process's own leftover); its creator may still be about to send it.
+        """
+        if not self.exists():
+            return []
+        me = _identity()
+        with self._lock:
+            rows = self.connect().execute(
+                "SELECT execution_id, status, owner_process_id, owner_pid, owner_started_at "
+                "FROM deliveries WHERE status IN ('pending','delivering') "
+                "ORDER BY created_at, execution_id").fetchall()
+        ready = []
+        for eid, status, owner, pid, started in rows:
+            if owner == me["process_id"]:
+                continue  # our own run is handling it right now
+            dead = ledger.owner_dead(owner, pid, started)
+            if status == "delivering" and dead:
+                with self._lock:
+                    self.connect().execute(
+                        "UPDATE deliveries SET status='unknown', finished_at=?, error=?, "
+                        "content='' WHERE execution_id=? AND status='delivering' AND "
+                        "owner_process_id=? AND owner_pid=?",
+                        (now.isoformat(), _LOST_DELIVERY, eid, owner, pid))
+            elif status == "pending" and dead:
+                ready.append((eid, owner))
+        return ready
+
+    def row(self, eid):
+        rows = self.rows(eid=eid)
+        return rows[0] if rows else None
+
+    def rows(self, status=None, eid=None, limit=100):
+        if not os.path.exists(self.path):
+            return []
+        import sqlite3
+
+        where, params = [], []
+        if status:
+            where.append("status=?")
+            params.append(status)
+        if eid:
+            where.append("execution_id=?")
+            params.append(eid)
+        sql = "SELECT * FROM deliveries" + (" WHERE " + " AND ".join(where) if where else "")
+        sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
+        with self._lock:
+            conn = self._conn or sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                                 timeout=5.0)
+            try:
+                cur = conn.execute(sql, params + [limit])
+                names = [d[0] for d in cur.description]
+                return [dict(zip(names, r)) for r in cur.fetchall()]
+            except sqlite3.OperationalError as exc:
+                if "no such" in str(exc):
+                    return []
+                raise
+            finally:
+                if conn is not self._conn:
+                    conn.close()
+
+    def prune(self):
+        """Move the oldest terminal rows beyond 1,000 to tombstones."""
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                conn.execute(
+                    "INSERT OR IGNORE INTO delivery_tombstones SELECT execution_id, status, "
+                    "finished_at FROM deliveries WHERE status NOT IN ('pending','delivering') "
+                    "ORDER BY finished_at DESC, created_at DESC, execution_id DESC "
+                    "LIMIT -1 OFFSET ?", (_MAX_TERMINAL_DELIVERIES,))
+                conn.execute("DELETE FROM deliveries WHERE execution_id IN "
+                             "(SELECT execution_id FROM delivery_tombstones)")
 
 
 # =============================================================================
@@ -2696,6 +2904,206 @@ def _chat_content(name, body):
     return content if isinstance(content, str) else ""
 
 
+# --- 12.4 Delivery targets ------------------------------------------------------
+
+_SEND_TIMEOUT = 30
+_STDOUT_LOCK = None
+
+
+def _deliver_targets(job, for_failure, settings):
+    """The targets a result goes to: ``failure_deliver`` for failures, else ``deliver``."""
+    text = job.get("deliver") or "local"
+    if for_failure:
+        text = job.get("failure_deliver") or settings.get("failure_deliver") or text
+    return _split_targets(text) if isinstance(text, str) else ["local"]
+
+
+def _real_target(target):
+    """True for targets that send somewhere (not the document-only ``local``)."""
+    low = target.lower()
+    return low == "stdout" or low.startswith(_DELIVER_PREFIXES)
+
+
+def _success_content(home, job, response):
+    if home.settings.get("wrap_response"):
+        return f"Cron job '{job.get('name') or job['id']}':\n\n{response}"
+    return response
+
+
+def _failure_content(job, outcome, when):
+    return (f"Cron job '{job.get('name') or job['id']}' ({job['id']}) failed at {_iso(when)}:"
+            f"\n\n{outcome.error or 'unknown error'}")
+
+
+def _send(home, job, eid, instant, content, for_failure, targets):
+    """Send *content* to every target; return the failures as ``target: error`` texts."""
+    errors = []
+    for target in targets:
+        if not _real_target(target):
+            continue
+        try:
+            _send_one(home, job, eid, instant, content, for_failure, target)
+        except _RunFailed as exc:
+            errors.append(f"{target.partition(':')[0]}: {exc}")
+        except Exception as exc:  # a sender bug is a failed delivery, not a lost run
+            errors.append(f"{target.partition(':')[0]}: {type(exc).__name__}: {exc}")
+    return errors
+
+
+def _send_one(home, job, eid, instant, content, for_failure, target):
+    kind, _, rest = target.partition(":")
+    kind = kind.lower()
+    status = "failed" if for_failure else "ok"
+    if kind == "stdout":
+        global _STDOUT_LOCK
+        if _STDOUT_LOCK is None:
+            import threading
+
+            _STDOUT_LOCK = threading.Lock()
+        with _STDOUT_LOCK:
+            sys.stdout.write(f"--- {job.get('name') or job['id']} ({job['id']}) {eid} "
+                             f"{status} ---\n{content.rstrip()}\n")
+            sys.stdout.flush()
+    elif kind == "file":
+        entry = (f"--- {_iso(home.now())} {job['id']} {eid} {status} ---\n"
+                 f"{content.rstrip()}\n\n").encode("utf-8")
+        try:
+            fd = os.open(rest, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, entry)  # one write per entry: concurrent runs do not interleave
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise _RunFailed(f"cannot append to {rest}: {exc.strerror}") from None
+    elif kind == "webhook":
+        _send_webhook(home, job, eid, instant, content, for_failure, rest)
+    elif kind == "command":
+        env = dict(home.environ, HERMES_CRON_JOB_ID=str(job["id"]),
+                   HERMES_CRON_EXECUTION_ID=eid, HERMES_CRON_STATUS=status)
+        rc, _, err, error = _run_child(["/bin/sh", "-c", rest], cwd=home.path, env=env,
+                                       stdin_text=content, timeout=_SEND_TIMEOUT,
+                                       runs=home._runs, eid=f"{eid}-deliver",
+                                       what="delivery command")
+        if error is None and rc != 0:
+            error = f"delivery command exited with code {rc}: {err.strip()[-300:]}"
+        if error is not None:
+            raise _RunFailed(redact(error))
+    elif kind == "email":
+        _send_email(home, job, eid, content, for_failure, rest.strip())
+
+
+def _send_webhook(home, job, eid, instant, content, for_failure, url):
+    """POST the result as compact JSON; 2xx is delivered; no redirects are followed."""
+    import hashlib
+    import hmac
+    import json
+    import socket
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"job_id": job["id"], "job_name": job.get("name"), "execution_id": eid,
+                       "scheduled_instant": instant, "status": "failed" if for_failure else "ok",
+                       "content": content, "for_failure": bool(for_failure)},
+                      separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    headers = {"Content-Type": "application/json",
+               "User-Agent": f"hermes_cron/{__version__}"}
+    secret_env = home.settings.get("webhook_secret_env")
+    if secret_env:
+        secret = home.environ.get(secret_env)
+        if not secret:
+            raise _RunFailed(f"webhook secret variable {secret_env} is not set")
+        digest = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
+        headers["X-Hermes-Signature"] = f"sha256={digest}"
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.build_opener(NoRedirect).open(request, timeout=_SEND_TIMEOUT) as r:
+            r.read(1024)
+    except urllib.error.HTTPError as exc:
+        excerpt = _one_line_text(exc.read(300).decode("utf-8", "replace"), 200)
+        raise _RunFailed(redact(f"HTTP {exc.code} from {_redact_url(url)}: {excerpt}")) \
+            from None
+    except (socket.timeout, TimeoutError):
+        raise _RunFailed(f"timed out after {_SEND_TIMEOUT} s posting to {_redact_url(url)}") \
+            from None
+    except (urllib.error.URLError, OSError) as exc:
+        raise _RunFailed(redact(f"cannot reach {_redact_url(url)}: "
+                                f"{getattr(exc, 'reason', exc)}")) from None
+
+
+def _send_email(home, job, eid, content, for_failure, address):
+    """Send the result by SMTP with config ``smtp`` (host, port, starttls, user, password_env)."""
+    import smtplib
+    from email.message import EmailMessage
+
+    smtp = home.settings.get("smtp") or {}
+    if not smtp.get("host"):
+        raise _RunFailed("config smtp.host is not set")
+    message = EmailMessage()
+    message["From"] = smtp.get("from") or f"hermes_cron@{os.uname().nodename}"
+    message["To"] = address
+    message["Subject"] = (f"[hermes_cron] {job.get('name') or job['id']}"
+                          f"{' FAILED' if for_failure else ''}")
+    message["X-Hermes-Execution"] = eid
+    message.set_content(content)
+    password = home.environ.get(smtp["password_env"]) if smtp.get("password_env") else None
+    try:
+        with smtplib.SMTP(smtp["host"], int(smtp.get("port") or 25),
+                          timeout=_SEND_TIMEOUT) as client:
+            if smtp.get("starttls"):
+                client.starttls()
+            if smtp.get("user"):
+                client.login(smtp["user"], password or "")
+            client.send_message(message)
+    except (smtplib.SMTPException, OSError) as exc:
+        raise _RunFailed(redact(f"SMTP to {smtp['host']} failed: {exc}")) from None
+
+
+def _deliver(home, job, eid, instant, content, for_failure, now):
+    """Queue and send one result; return (delivery_outcome, error or None)."""
+    targets = _deliver_targets(job, for_failure, home.settings)
+    real = [t for t in targets if _real_target(t)]
+    if not real:
+        return "not_configured", None
+    queue = home._deliveries
+    snapshot = dict(job, deliver=",".join(targets), _scheduled_instant=instant)
+    queue.enqueue(eid, snapshot, content, for_failure, now)
+    return _send_queued(home, eid, snapshot, content, for_failure, instant, real)
+
+
+def _send_queued(home, eid, job, content, for_failure, instant, targets, owner=None):
+    queue = home._deliveries
+    home._ledger.register(home.now())
+    if not queue.claim(eid, owner):
+        return "failed", "the delivery was claimed by another process"
+    errors = _send(home, job, eid, instant, content, for_failure, targets)
+    error = ("delivery failed: " + "; ".join(errors)) if errors else None
+    queue.finish(eid, job, "failed" if error else "delivered", error, home.now())
+    return ("failed" if error else "delivered"), error
+
+
+def _drain(home, now):
+    """Send pending deliveries left by processes that died before sending them."""
+    import json
+
+    queue = home._deliveries
+    for eid, owner in queue.settle_orphans(home._ledger, now):
+        row = queue.row(eid)
+        if row is None or row["status"] != "pending":
+            continue
+        job = json.loads(row["job_json"])
+        targets = [t for t in _split_targets(job.get("deliver") or "") if _real_target(t)]
+        _send_queued(home, eid, job, row["content"], row["for_failure"],
+                     job.get("_scheduled_instant"), targets, owner)
+    if queue.exists():
+        queue.prune()
+
+
 # --- 12.3 One run --------------------------------------------------------------
 
 
@@ -2943,12 +3351,16 @@ def _tick(home, wait=True):
         raise
     try:
         now = home.now()
-        claims = _scan_and_claim(home, now, report)
+        claims, housekeeping = _scan_and_claim(home, now, report)
     except BaseException as exc:
         _write_tick_files(home, home.now(), exc)
         raise
     finally:
         os.close(fd)  # the tick lock guards only scan-and-claim
+    if housekeeping:
+        # Deliveries left pending by a dead process go out now, outside the
+        # tick lock: a slow webhook must not make the next tick busy.
+        _drain(home, now)
     threads = []
     for claim in claims:
         report["dispatched"].append(claim)
@@ -3048,7 +3460,7 @@ def _scan_and_claim(home, now, report):
             store.save(doc, jobs, now)
         for claim in due:  # the runs get copies; the list is not ours after the lock
             claim.job = dict(claim.job)
-        return due
+        return due, reconciled or bool(due)
 
 
 def _reap_due(home, now):
@@ -3253,18 +3665,37 @@ def _run_claim(home, claim):
         _write_output(home, job, eid, finished, outcome)
     except OSError as exc:
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
-    delivery = "suppressed" if outcome.silent else "not_configured"
     if outcome.note == "BLOCKED":
         ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
+    delivery_error = None
     try:
-        _mark_job_run(home, job["id"], eid, outcome, finished, claim.source != "builtin")
+        if outcome.silent:
+            delivery = "suppressed"
+        elif outcome.ok:
+            delivery, delivery_error = _deliver(
+                home, job, eid, claim.instant, _success_content(home, job, outcome.response),
+                False, finished)
+        else:
+            delivery, delivery_error = _deliver(
+                home, job, eid, claim.instant, _failure_content(job, outcome, finished), True,
+                finished)
+    except Exception as exc:  # the queue itself failed: say so, never lose the run
+        delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
+                                                    f"{exc}")
+    try:
+        _mark_job_run(home, job["id"], eid, outcome, finished, claim.source != "builtin",
+                      delivery_error)
     finally:
         ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
     claim.outcome = outcome
 
 
-def _mark_job_run(home, job_id, eid, outcome, now, manual):
-    """Record a finished run on its job and move its schedule on (if we still own it)."""
+def _mark_job_run(home, job_id, eid, outcome, now, manual, delivery_error=None):
+    """Record a finished run on its job and move its schedule on (if we still own it).
+
+    A run that succeeded but whose delivery failed is ``delivery_failed``; it
+    does not count toward the failure streak.
+    """
 
     def change(jobs):
         job = next((j for j in jobs if isinstance(j, dict) and j.get("id") == job_id), None)
@@ -3274,8 +3705,10 @@ def _mark_job_run(home, job_id, eid, outcome, now, manual):
             job.pop(key, None)
         zone = _safe_zone(home, job)
         job["last_run_at"] = _iso(now.astimezone(zone))
-        job["last_status"] = outcome.status
+        job["last_status"] = "delivery_failed" if outcome.ok and delivery_error else \
+            outcome.status
         job["last_error"] = None if outcome.ok else redact(outcome.error or "")[:500]
+        job["last_delivery_error"] = delivery_error[:500] if delivery_error else None
         streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
         job["failure_streak"] = 0 if outcome.ok else streak + 1
         schedule = job.get("schedule") or {}
@@ -3495,7 +3928,7 @@ def _home_path(environ):
 
 _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
 _EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
-                                       "no_agent", "context_from"))
+                                       "no_agent", "context_from", "failure_deliver"))
 
 
 def _check_not_in_job(home, command):
@@ -3530,6 +3963,7 @@ class CronHome:
         self._store = _JobStore(self.path, lock_timeout)
         self._ledger = _Ledger(self.path)
         self._notepad = _Notepad(self.path)
+        self._deliveries = _Deliveries(self.path)
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()
         self._settings = None
@@ -3546,8 +3980,9 @@ class CronHome:
         self.close()
 
     def close(self):
-        """Close the ledger connection (it reopens on the next use)."""
+        """Close the database connections (they reopen on the next use)."""
         self._ledger.close()
+        self._deliveries.close()
 
     @property
     def settings(self):
@@ -3632,7 +4067,8 @@ class CronHome:
 
     def add_job(self, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
                 skills=None, script=None, no_agent=False, context_from=None, model=None,
-                provider=None, base_url=None, workdir=None, paused=False, reason=None):
+                provider=None, base_url=None, workdir=None, paused=False, reason=None,
+                failure_deliver=None):
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
@@ -3660,6 +4096,8 @@ class CronHome:
             created_at=_iso(now.astimezone(zone)), last_run_at=None, last_status=None,
             last_error=None, last_delivery_error=None, failure_streak=0,
             deliver=_check_deliver(deliver))
+        if failure_deliver:
+            job["failure_deliver"] = _check_deliver(failure_deliver)
         if reason and not paused:
             raise InvalidInputError("a pause reason needs --paused", reason,
                                     "add --paused or drop --reason")
@@ -3703,6 +4141,11 @@ class CronHome:
                 new["no_agent"] = bool(changes["no_agent"])
             if changes.get("deliver") is not None:
                 new["deliver"] = _check_deliver(changes["deliver"])
+            if changes.get("failure_deliver") is not None:
+                if changes["failure_deliver"]:
+                    new["failure_deliver"] = _check_deliver(changes["failure_deliver"])
+                else:
+                    new.pop("failure_deliver", None)
             if changes.get("name") is not None:
                 new["name"] = _job_name(changes["name"], new)
             if changes.get("context_from") is not None:
@@ -3941,6 +4384,13 @@ class CronHome:
                 job_id = ref  # the runs of a removed job stay readable by id
         return self._ledger.rows(job_id, limit)
 
+    def deliveries(self, status=None, limit=100):
+        """Return delivery queue rows (the table's columns), newest first (reads only)."""
+        if status is not None and status not in _DELIVERY_STATUSES:
+            raise InvalidInputError("unknown delivery status", status,
+                                    f"use one of {', '.join(_DELIVERY_STATUSES)}")
+        return self._deliveries.rows(status=status, limit=limit)
+
     def status(self):
         """Return the ticker's health and what is due, as a dict (reads only)."""
         return _status(self)
@@ -4002,6 +4452,9 @@ def _parser():
         p.add_argument("--tz", help="IANA zone for this job's schedule (default: config, system)")
         p.add_argument("--deliver", help="local, stdout, file:PATH, webhook:URL, command:SH, "
                                          "email:ADDR (comma-separated)")
+        p.add_argument("--failure-deliver", metavar="TARGETS",
+                       help="where failure alerts go (default: config failure_deliver, else "
+                            "--deliver)")
         p.add_argument("--repeat", help="run this many times, then complete (default: forever)")
         p.add_argument("--skill", action="append", dest="skills", metavar="SKILL",
                        help="load a skill (repeatable)")
@@ -4052,6 +4505,10 @@ def _parser():
     p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
     command("status", "ticker health, next due job, overdue jobs")
+    p = command("deliveries", "list the delivery queue, newest first")
+    p.add_argument("action", nargs="?", default="list", choices=("list",), help="default: list")
+    p.add_argument("--status", metavar="S", help="only rows in this status")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="how many (default 50)")
     p = command("prompt", "print the prompt a job's next run would send (runs nothing)")
     p.add_argument("job", metavar="JOB", help="job id or name")
     p = command("notepad", "read or change a job's notepad")
@@ -4154,8 +4611,8 @@ def _cell(value, width=40):
 
 def _job_fields_from(args, editing):
     fields = {key: getattr(args, key, None) for key in (
-        "name", "tz", "deliver", "repeat", "skills", "script", "no_agent", "context_from",
-        "model", "provider", "base_url", "workdir")}
+        "name", "tz", "deliver", "failure_deliver", "repeat", "skills", "script", "no_agent",
+        "context_from", "model", "provider", "base_url", "workdir")}
     if editing:
         fields["schedule"], fields["prompt"] = args.schedule, args.prompt
         if args.clear_skills:
@@ -4312,6 +4769,27 @@ def _cmd_status(home, args):
         print(f"{key.ljust(width)}  {value}")
 
 
+def _cmd_deliveries(home, args):
+    import json
+
+    rows = home.deliveries(args.status, args.limit)
+    if getattr(args, "json", False):
+        _print_json(rows)
+        return
+    if not rows:
+        print("No deliveries recorded.")
+    for row in rows:
+        try:
+            job = json.loads(row["job_json"])
+        except ValueError:
+            job = {}
+        kind = " failure-alert" if row["for_failure"] else ""
+        print(f"{row['execution_id']} {row['status']} job={job.get('id')} "
+              f"targets={job.get('deliver')}{kind} {row['created_at']}")
+        if row["error"]:
+            print(f"    {_one_line(row['error'])}")
+
+
 def _cmd_prompt(home, args):
     info = home.prompt(args.job)
     if getattr(args, "json", False):
@@ -4365,6 +4843,7 @@ _COMMANDS = {
     "status": _cmd_status,
     "daemon": _cmd_daemon,
     "prompt": _cmd_prompt,
+    "deliveries": _cmd_deliveries,
     "notepad": _cmd_notepad,
     "list": _cmd_list,
     "add": _cmd_add,
