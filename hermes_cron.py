@@ -62,8 +62,10 @@ __all__ = [
     "JobNotFoundError",
     "StoreCorruptError",
     "StoreLockedError",
-    "main",
+    "classify_failure",
+    "incident_id",
     "is_silent",
+    "main",
     "parse_iso",
     "parse_schedule",
     "redact",
@@ -1803,6 +1805,11 @@ _LEDGER_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS cron_processes(
         process_id TEXT PRIMARY KEY, hostname TEXT NOT NULL, boot_id TEXT,
         pid_namespace TEXT, pid INTEGER NOT NULL, started_at INTEGER, first_seen_at TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS cron_incidents(
+        id TEXT PRIMARY KEY, job_id TEXT NOT NULL, error_sig TEXT NOT NULL, state TEXT NOT NULL,
+        failure_type TEXT NOT NULL DEFAULT 'unknown', first_seen_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL, acked_at TEXT, closed_at TEXT, alerted_at TEXT,
+        error TEXT NOT NULL, output_file TEXT, generation INTEGER NOT NULL DEFAULT 1)""",
     """CREATE TABLE IF NOT EXISTS cron_skips(
         job_id TEXT NOT NULL, scheduled_instant TEXT, reason TEXT NOT NULL, detail TEXT,
         at TEXT NOT NULL)""",
@@ -2188,7 +2195,147 @@ def _instant(value):
     return _iso(dt.astimezone(_UTC)) if dt is not None else None
 
 
-# --- 11.2 Notepad --------------------------------------------------------------
+# --- 11.2 Incidents --------------------------------------------------------------
+
+_INCIDENT_ERROR_CAP = 500
+_INCIDENT_STATES = ("detected", "alerted", "resolved", "closed")
+_INCIDENT_COLUMNS = ("id", "job_id", "error_sig", "state", "failure_type", "first_seen_at",
+                     "last_seen_at", "acked_at", "closed_at", "alerted_at", "error",
+                     "output_file", "generation")
+# First match wins; plain words match anywhere, status codes as whole numbers.
+_FAILURE_TYPES = (
+    ("rate_limit", (r"\b429\b", "rate limit", "usage limit", "quota")),
+    ("timeout", ("timeout", "timed out")),
+    ("auth", (r"\b401\b", "unauthorized", "authentication", "auth")),
+    ("delivery", ("delivery",)),
+    ("config", ("config", "configuration", "validation")),
+    ("script", ("script", "no_agent")),
+    ("agent", ("agent", "model", "provider", "inference")),
+)
+
+
+def _normalize_error(error):
+    return " ".join(str(error).split()).lower()
+
+
+def incident_id(job_id, error):
+    """Return the incident id of a job's error: ``job_id[:6] + "_" + error_sig``.
+
+    ``error_sig = sha256(job_id + normalize(error)[:200]).hexdigest()[:12]``,
+    where ``normalize`` collapses whitespace and lowercases, so errors that
+    differ only in case or spacing share one incident.
+    """
+    import hashlib
+
+    sig = hashlib.sha256(job_id.encode() + _normalize_error(error)[:200].encode()).hexdigest()
+    return f"{job_id[:6]}_{sig[:12]}"
+
+
+def classify_failure(error):
+    """Return the failure type of an error text.
+
+    The first match, in order: ``rate_limit``, ``timeout``, ``auth``,
+    ``delivery``, ``config``, ``script``, ``agent``; else ``unknown``.
+    """
+    import re
+
+    text = _normalize_error(error)
+    for name, words in _FAILURE_TYPES:
+        for word in words:
+            if (re.search(word, text) if word.startswith("\\b") else word in text):
+                return name
+    return "unknown"
+
+
+class _Incidents:
+    """cron_incidents in executions.db: one row per (job, error signature)."""
+
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def record(self, job_id, error, output_file, now):
+        """Upsert the incident of a failure and return it (a dict).
+
+        A new error is ``detected``; a resolved one re-opens (generation + 1);
+        a closed one stays closed.
+        """
+        iid = incident_id(job_id, error)
+        sig = iid.rsplit("_", 1)[1]
+        text = redact(str(error))[:_INCIDENT_ERROR_CAP]
+        stamp = now.isoformat()
+        led = self.ledger
+        with led._lock:
+            conn = led.connect()
+            with _transaction(conn):
+                row = conn.execute("SELECT state, generation FROM cron_incidents WHERE id=?",
+                                   (iid,)).fetchone()
+                if row is None:
+                    conn.execute(
+                        "INSERT INTO cron_incidents (id, job_id, error_sig, state, failure_type, "
+                        "first_seen_at, last_seen_at, error, output_file) "
+                        "VALUES (?,?,?,'detected',?,?,?,?,?)",
+                        (iid, job_id, sig, classify_failure(error), stamp, stamp, text,
+                         output_file))
+                elif row[0] == "resolved":
+                    conn.execute(
+                        "UPDATE cron_incidents SET state='detected', generation=generation+1, "
+                        "last_seen_at=?, alerted_at=NULL, error=?, output_file=? WHERE id=?",
+                        (stamp, text, output_file, iid))
+                else:
+                    conn.execute("UPDATE cron_incidents SET last_seen_at=?, error=?, "
+                                 "output_file=? WHERE id=?", (stamp, text, output_file, iid))
+        return self.get(iid)
+
+    def get(self, iid):
+        rows = self.ledger._rows("SELECT * FROM cron_incidents WHERE id=?", (iid,))
+        return rows[0] if rows else None
+
+    def alerted(self, iid, now):
+        """Mark that an alert for the incident actually left the process."""
+        self.ledger._write("UPDATE cron_incidents SET state=CASE WHEN state='detected' THEN "
+                           "'alerted' ELSE state END, alerted_at=? WHERE id=? AND state IN "
+                           "('detected','alerted')", (now.isoformat(), iid))
+
+    def resolve(self, job_id, delivery):
+        """Resolve the job's open incidents: delivery ones, or all the others."""
+        if not self.ledger.exists():
+            return
+        test = "=" if delivery else "<>"
+        self.ledger._write(
+            "UPDATE cron_incidents SET state='resolved' WHERE job_id=? AND state IN "
+            f"('detected','alerted') AND failure_type {test} 'delivery'", (job_id,))
+
+    def ack(self, iid, now):
+        """Close an incident for good (an operator's ack); return it, or None."""
+        stamp = now.isoformat()
+        if not self.ledger.exists():
+            return None
+        self.ledger._write("UPDATE cron_incidents SET state='closed', acked_at=?, closed_at=? "
+                           "WHERE id=? AND state<>'closed'", (stamp, stamp, iid))
+        return self.get(iid)
+
+    def list(self, state=None, job_id=None):
+        where, params = [], []
+        if state:
+            where.append("state=?")
+            params.append(state)
+        if job_id:
+            where.append("job_id=?")
+            params.append(job_id)
+        sql = "SELECT * FROM cron_incidents" + (" WHERE " + " AND ".join(where) if where else "")
+        return self.ledger._rows(sql + " ORDER BY last_seen_at DESC, id", tuple(params))
+
+    def withhold(self, incident, now, hours):
+        """True if a failure alert for *incident* must not be sent now."""
+        if incident["state"] == "closed":
+            return True
+        if hours == 0 or not incident["alerted_at"]:
+            return False
+        last = _parse_stored(incident["alerted_at"])
+        return last is not None and (now - last).total_seconds() < hours * 3600
+
+
+# --- 11.3 Notepad --------------------------------------------------------------
 
 _NOTEPAD_FILE = "notepad.db"
 _NOTE_KEY_CHARS = 128
@@ -2307,7 +2454,7 @@ def _check_note_key(key):
     return key
 
 
-# --- 11.3 Delivery queue ----------------------------------------------------------
+# --- 11.4 Delivery queue ----------------------------------------------------------
 
 _DELIVERIES_FILE = "deliveries.db"
 _MAX_TERMINAL_DELIVERIES = 1000
@@ -3661,24 +3808,16 @@ def _run_claim(home, claim):
     job = claim.job
     outcome = _execute(home, job, eid, home._runs)
     finished = home.now()
+    document = None
     try:
-        _write_output(home, job, eid, finished, outcome)
+        document = _write_output(home, job, eid, finished, outcome)
     except OSError as exc:
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     if outcome.note == "BLOCKED":
         ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
     delivery_error = None
     try:
-        if outcome.silent:
-            delivery = "suppressed"
-        elif outcome.ok:
-            delivery, delivery_error = _deliver(
-                home, job, eid, claim.instant, _success_content(home, job, outcome.response),
-                False, finished)
-        else:
-            delivery, delivery_error = _deliver(
-                home, job, eid, claim.instant, _failure_content(job, outcome, finished), True,
-                finished)
+        delivery, delivery_error = _report_run(home, claim, outcome, document, finished)
     except Exception as exc:  # the queue itself failed: say so, never lose the run
         delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
                                                     f"{exc}")
@@ -3688,6 +3827,41 @@ def _run_claim(home, claim):
     finally:
         ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
     claim.outcome = outcome
+
+
+def _report_run(home, claim, outcome, document, now):
+    """Deliver a run's result or failure alert and keep its incidents; return the outcome.
+
+    Returns (delivery_outcome, delivery error or None).  A failure alert is
+    withheld (``suppressed_acked``) while its incident is closed or was
+    alerted less than ``failure_repeat_alert_hours`` ago.
+    """
+    job, eid, incidents = claim.job, claim.eid, home._incidents
+    settings = home.settings
+    if outcome.ok:
+        incidents.resolve(job["id"], delivery=False)
+        if outcome.silent:
+            return "suppressed", None
+        content, for_failure, incident = _success_content(home, job, outcome.response), False, None
+    else:
+        incident = incidents.record(job["id"], outcome.error or "unknown failure", document, now)
+        if incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
+            return "suppressed_acked", None
+        content, for_failure = _failure_content(job, outcome, now), True
+        streak = (job.get("failure_streak") or 0) + 1
+        threshold = settings["failure_nudge_threshold"]
+        if threshold and streak >= threshold:
+            content += (f"\n\nThis job has failed {streak} runs in a row: worth a review. Fix "
+                        f"its prompt or configuration, or stop it with: python -m hermes_cron "
+                        f"pause {job['id']}")
+    delivery, error = _deliver(home, job, eid, claim.instant, content, for_failure, now)
+    if delivery == "delivered":
+        incidents.resolve(job["id"], delivery=True)
+        if incident is not None:
+            incidents.alerted(incident["id"], now)
+    elif delivery == "failed":
+        incidents.record(job["id"], error, document, now)
+    return delivery, error
 
 
 def _mark_job_run(home, job_id, eid, outcome, now, manual, delivery_error=None):
@@ -3964,6 +4138,7 @@ class CronHome:
         self._ledger = _Ledger(self.path)
         self._notepad = _Notepad(self.path)
         self._deliveries = _Deliveries(self.path)
+        self._incidents = _Incidents(self._ledger)
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()
         self._settings = None
@@ -4384,6 +4559,28 @@ class CronHome:
                 job_id = ref  # the runs of a removed job stay readable by id
         return self._ledger.rows(job_id, limit)
 
+    def incidents(self, state=None, ref=None):
+        """Return incident rows (the table's columns), most recently seen first."""
+        if state is not None and state not in _INCIDENT_STATES:
+            raise InvalidInputError("unknown incident state", state,
+                                    f"use one of {', '.join(_INCIDENT_STATES)}")
+        job_id = None
+        if ref is not None:
+            try:
+                job_id = self.job(ref)["id"]
+            except JobNotFoundError:
+                job_id = ref
+        return self._incidents.list(state, job_id)
+
+    def ack_incident(self, iid):
+        """Close an incident for good: the same error stops alerting (returns the row)."""
+        _check_not_in_job(self, "incidents ack")
+        row = self._incidents.ack(iid, self.now())
+        if row is None:
+            raise JobNotFoundError("no incident with that id", iid,
+                                   "list them with 'python -m hermes_cron incidents'")
+        return row
+
     def deliveries(self, status=None, limit=100):
         """Return delivery queue rows (the table's columns), newest first (reads only)."""
         if status is not None and status not in _DELIVERY_STATUSES:
@@ -4505,6 +4702,12 @@ def _parser():
     p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
     command("status", "ticker health, next due job, overdue jobs")
+    p = command("incidents", "list failure incidents, or ack one")
+    p.add_argument("action", nargs="?", default="list", choices=("list", "ack"),
+                   help="default: list")
+    p.add_argument("id", nargs="?", metavar="ID", help="the incident to ack")
+    p.add_argument("--state", metavar="S", help="only incidents in this state")
+    p.add_argument("--job", metavar="JOB", help="only this job's incidents")
     p = command("deliveries", "list the delivery queue, newest first")
     p.add_argument("action", nargs="?", default="list", choices=("list",), help="default: list")
     p.add_argument("--status", metavar="S", help="only rows in this status")
@@ -4769,6 +4972,39 @@ def _cmd_status(home, args):
         print(f"{key.ljust(width)}  {value}")
 
 
+def _cmd_incidents(home, args):
+    if args.action == "ack":
+        if not args.id:
+            raise InvalidInputError("incidents ack needs an incident ID", None,
+                                    "use 'incidents ack ID' (ids are in 'incidents')")
+        row = home.ack_incident(args.id)
+        if getattr(args, "json", False):
+            _print_json(row)
+        else:
+            print(f"Incident {row['id']} acknowledged (closed).")
+        return
+    if args.id:
+        raise InvalidInputError("incidents list takes no ID", args.id, "use --job or --state")
+    rows = home.incidents(args.state, args.job)
+    if getattr(args, "json", False):
+        _print_json(rows)
+        return
+    if not rows:
+        print("No incidents recorded." + (f" (state {args.state})" if args.state else ""))
+    zone = _safe_zone(home, None)
+    for row in rows:
+        seen = [_parse_stored(row[k]) for k in ("first_seen_at", "last_seen_at")]
+        first, last = (_iso(d.astimezone(zone)) if d else "-" for d in seen)
+        print(f"{row['id']}  {row['state']}  job={row['job_id']}  type={row['failure_type']}  "
+              f"generation={row['generation']}")
+        print(f"    seen   {first} .. {last}")
+        print(f"    error  {_one_line(row['error'], 160)}")
+        if row["output_file"]:
+            print(f"    output {row['output_file']}")
+    if rows:
+        print(f"{len(rows)} incident(s); ack one with: python -m hermes_cron incidents ack ID")
+
+
 def _cmd_deliveries(home, args):
     import json
 
@@ -4844,6 +5080,7 @@ _COMMANDS = {
     "daemon": _cmd_daemon,
     "prompt": _cmd_prompt,
     "deliveries": _cmd_deliveries,
+    "incidents": _cmd_incidents,
     "notepad": _cmd_notepad,
     "list": _cmd_list,
     "add": _cmd_add,
