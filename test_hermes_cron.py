@@ -7,12 +7,19 @@ too.  To test a vendored copy, change the one import line below.
 
 import ast
 import calendar
+import email
+import email.policy
+import hashlib
+import hmac
 import http.server
 import json
 import os
 import random
+import re
 import signal
+import socket
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -1489,6 +1496,7 @@ def write_config(home, data):
     os.makedirs(home.path, exist_ok=True)
     with open(os.path.join(home.path, "config.json"), "w") as f:
         f.write(data if isinstance(data, str) else json.dumps(data))
+    home._settings = None  # read it again on next use
 
 
 def test_config_defaults(home):
@@ -2363,6 +2371,203 @@ def test_output_documents_never_overwrite_and_are_pruned(home, tmp_path):
     assert oct(os.stat(directory).st_mode & 0o777) == "0o700"
 
 
+# ---- 11.2 incidents ----------------------------------------------------------------
+
+
+def expected_incident_id(job_id, error):
+    import hashlib
+
+    normalized = " ".join(error.split()).lower()
+    sig = hashlib.sha256(job_id.encode() + normalized[:200].encode()).hexdigest()[:12]
+    return f"{job_id[:6]}_{sig}"
+
+
+def test_incident_id_follows_the_formula():
+    job = "5032b7d71ac3"
+    a = hc.incident_id(job, "RuntimeError: HTTP 429: Provider returned error")
+    assert a == expected_incident_id(job, "runtimeerror: http 429: provider returned error")
+    assert a == hc.incident_id(job, "  RuntimeError:\tHTTP 429:   Provider RETURNED error\n")
+    assert a != hc.incident_id(job, "RuntimeError: HTTP 500: Provider returned error")
+    assert a != hc.incident_id("aaaaaaaaaaaa", "RuntimeError: HTTP 429: Provider returned error")
+    long = "x" * 200
+    assert hc.incident_id(job, long + "a") == hc.incident_id(job, long + "b")  # first 200 only
+    assert a.startswith("5032b7_") and len(a) == 19
+
+
+@pytest.mark.parametrize("error,kind", [
+    ("HTTP 429: rate limit exceeded", "rate_limit"),
+    ("monthly usage limit reached", "rate_limit"),
+    ("quota exhausted", "rate_limit"),
+    ("Provider read timed out after 60s", "timeout"),
+    ("connect timeout", "timeout"),
+    ("authentication failed: invalid API key", "auth"),
+    ("HTTP 401", "auth"),
+    ("delivery failed for webhook", "delivery"),
+    ("configuration validation blocked the run", "config"),
+    ("script exited with code 1", "script"),
+    ("no_agent job has no script", "script"),
+    ("agent crashed", "agent"),
+    ("model returned nonsense", "agent"),
+    ("disk full", "unknown"),
+    ("exit code 14290", "unknown"),
+])
+def test_failure_classification_in_order(error, kind):
+    assert hc.classify_failure(error) == kind
+
+
+@pytest.fixture
+def flaky(tmp_path, home):
+    """A script job whose script fails until the file 'ok' exists; alerts go to a file."""
+    flag = tmp_path / "ok"
+    script(tmp_path, "flaky.sh", f"""\
+        if [ -f {flag} ]; then echo fine; else echo 'upstream said no' >&2; exit 1; fi
+    """)
+    alerts = tmp_path / "alerts.log"
+    job = home.add_job("*/5 * * * *", "", script="flaky.sh", no_agent=True,
+                       deliver=f"file:{alerts}", name="flaky")
+    return job, flag, alerts
+
+
+def alert_count(alerts):
+    return alerts.read_text().count("\n--- ") + 1 if alerts.exists() else 0
+
+
+def test_incident_lifecycle_through_real_ticks(home, clock, flaky):
+    job, flag, alerts = flaky
+    iid = hc.incident_id(job["id"], "script exited with code 1: upstream said no")
+
+    def tick(**advance):
+        clock.advance(**advance)
+        home.tick()
+        return home.runs(job["id"], 1)[0]["delivery_outcome"], home.incidents()
+
+    outcome, rows = tick(minutes=5)  # 1st failure: detected, alerted
+    assert outcome == "delivered" and alert_count(alerts) == 1
+    assert [(r["id"], r["state"], r["failure_type"], r["generation"]) for r in rows] == [
+        (iid, "alerted", "script", 1)]
+    assert rows[0]["alerted_at"] == "2026-03-06T12:05:00+00:00"
+    assert rows[0]["output_file"].startswith(os.path.join(home.path, "output", job["id"]))
+    outcome, rows = tick(minutes=5)  # 2nd: withheld, still recorded
+    assert outcome == "suppressed_acked" and alert_count(alerts) == 1
+    assert rows[0]["last_seen_at"] == "2026-03-06T12:10:00+00:00"
+    for _ in range(71):  # 5-minute ticks until the 6 h cooldown has passed
+        outcome, rows = tick(minutes=5)
+    assert alert_count(alerts) == 2  # exactly one reminder
+    assert rows[0]["alerted_at"] == "2026-03-06T18:05:00+00:00"
+    flag.write_text("")
+    outcome, rows = tick(minutes=5)  # recovery resolves
+    assert outcome == "delivered" and rows[0]["state"] == "resolved"
+    flag.unlink()
+    outcome, rows = tick(minutes=5)  # the same error re-opens it
+    assert (rows[0]["id"], rows[0]["state"], rows[0]["generation"]) == (iid, "alerted", 2)
+    assert outcome == "delivered"
+    closed = home.ack_incident(iid)
+    assert (closed["state"], closed["acked_at"], closed["closed_at"]) == (
+        "closed", "2026-03-06T18:15:00+00:00", "2026-03-06T18:15:00+00:00")
+    before = alert_count(alerts)
+    flag.write_text("")
+    tick(minutes=5)
+    flag.unlink()
+    outcome, rows = tick(minutes=5)  # closed is terminal for that signature
+    assert outcome == "suppressed_acked" and rows[0]["state"] == "closed"
+    assert alert_count(alerts) == before + 1  # only the one clean run's output was delivered
+
+
+def test_alert_every_run_when_the_cooldown_is_zero(home, clock, flaky):
+    write_config(home, {"failure_repeat_alert_hours": 0})
+    job, flag, alerts = flaky
+    for _ in range(3):
+        clock.advance(minutes=5)
+        home.tick()
+    assert alert_count(alerts) == 3
+
+
+def test_review_nudge_after_consecutive_failures(home, clock, flaky):
+    write_config(home, {"failure_repeat_alert_hours": 0, "failure_nudge_threshold": 2})
+    job, flag, alerts = flaky
+    for _ in range(2):
+        clock.advance(minutes=5)
+        home.tick()
+    entries = alerts.read_text().split("\n--- ")
+    assert "runs in a row" not in entries[0]
+    assert entries[1].rstrip().endswith(
+        f"This job has failed 2 runs in a row: worth a review. Fix its prompt or configuration,"
+        f" or stop it with: python -m hermes_cron pause {job['id']}")
+
+
+def test_new_error_text_mints_a_new_incident(home, clock, flaky, tmp_path):
+    job, flag, alerts = flaky
+    clock.advance(minutes=5)
+    home.tick()
+    script(tmp_path, "flaky.sh", "echo 'a different failure' >&2; exit 2\n")
+    clock.advance(minutes=5)
+    home.tick()
+    assert sorted(r["error"] for r in home.incidents()) == [
+        "script exited with code 1: upstream said no",
+        "script exited with code 2: a different failure"]
+
+
+def test_incident_schema_is_exact(home, clock, flaky):
+    clock.advance(minutes=5)
+    home.tick()
+    assert sql(home, "SELECT sql FROM sqlite_master WHERE name='cron_incidents'")[0][0] == (
+        "CREATE TABLE cron_incidents(\n        id TEXT PRIMARY KEY, job_id TEXT NOT NULL, "
+        "error_sig TEXT NOT NULL, state TEXT NOT NULL,\n        failure_type TEXT NOT NULL "
+        "DEFAULT 'unknown', first_seen_at TEXT NOT NULL,\n        last_seen_at TEXT NOT NULL, "
+        "acked_at TEXT, closed_at TEXT, alerted_at TEXT,\n        error TEXT NOT NULL, "
+        "output_file TEXT, generation INTEGER NOT NULL DEFAULT 1)")
+    assert [c[1] for c in sql(home, "PRAGMA table_info(cron_incidents)")] == [
+        "id", "job_id", "error_sig", "state", "failure_type", "first_seen_at", "last_seen_at",
+        "acked_at", "closed_at", "alerted_at", "error", "output_file", "generation"]
+
+
+def test_secrets_in_a_failing_script_never_reach_disk(home, tmp_path, clock):
+    secrets = ["ghp_" + "a1B2c3D4e5" * 4, "sk-" + "Zy9" * 10, "Bearer eyJhbGciOiJIUzI1NiJ9.abc"]
+    script(tmp_path, "leak.sh", f"""\
+        echo "token {secrets[0]}" >&2
+        echo "key {secrets[1]}" >&2
+        echo "Authorization: {secrets[2]}" >&2
+        exit 1
+    """)
+    job = home.add_job("*/5 * * * *", "", script="leak.sh", no_agent=True,
+                       deliver=f"file:{tmp_path / 'alerts.log'}")
+    clock.advance(minutes=5)
+    home.tick()
+    incident = home.incidents()[0]
+    assert "ghp_***" in incident["error"] and "sk-***" in incident["error"]
+    found = []
+    for root, _, files in list(os.walk(home.path)) + [(str(tmp_path), ["alerts.log"], [])]:
+        for name in files:
+            data = open(os.path.join(root, name), "rb").read()
+            found += [(name, s) for s in secrets if s.encode() in data
+                      or s.split()[-1].encode() in data]
+    assert found == []
+    assert len(incident["error"]) <= 500 and job["id"] == incident["job_id"]
+
+
+def test_incidents_cli(cli, home, clock, flaky):
+    job, flag, alerts = flaky
+    clock.advance(minutes=5)
+    home.tick()
+    iid = home.incidents()[0]["id"]
+    rc, out, _ = cli("incidents")
+    assert rc == 0 and out.splitlines() == [
+        f"{iid}  alerted  job={job['id']}  type=script  generation=1",
+        "    seen   2026-03-06T12:05:00+00:00 .. 2026-03-06T12:05:00+00:00",
+        "    error  script exited with code 1: upstream said no",
+        f"    output {home.incidents()[0]['output_file']}",
+        "1 incident(s); ack one with: python -m hermes_cron incidents ack ID"]
+    rows = json.loads(cli("incidents", "--json")[1])
+    assert [r["id"] for r in rows] == [iid] and list(rows[0]) == [
+        "id", "job_id", "error_sig", "state", "failure_type", "first_seen_at", "last_seen_at",
+        "acked_at", "closed_at", "alerted_at", "error", "output_file", "generation"]
+    assert cli("incidents", "ack", iid) == (0, f"Incident {iid} acknowledged (closed).\n", "")
+    assert json.loads(cli("incidents", "--state", "closed", "--json")[1])[0]["id"] == iid
+    assert cli("incidents", "--state", "alerted")[1] == "No incidents recorded. (state alerted)\n"
+    assert cli("incidents", "ack", "nope_000000000000")[0] == 3
+    assert cli("incidents", "--state", "weird")[0] == 2
+
+
 # ---- 12. prompt contract and notepad -------------------------------------------------
 
 
@@ -3095,6 +3300,479 @@ def test_rn_no_runner_at_all_is_blocked_config(_rn_home):
     assert row["error"].startswith("no agent runner is configured")
     assert home.job(job["id"])["last_status"] == "blocked_config"
     assert "BLOCKED (configuration)" in _rn_docs(home, job["id"])[-1]
+
+
+# ---- 12.4 deliveries -------------------------------------------------------------
+_dl_UTC = timezone.utc
+_dl_HERE = os.path.dirname(os.path.abspath(hc.__file__))
+_dl_T0 = datetime(2026, 3, 6, 12, 0, tzinfo=_dl_UTC)  # a Friday; "*/5" is due at 12:05
+_dl_SLOT = "2026-03-06T12:05:00+00:00"
+_dl_SECRET = "hook-secret-0123456789"
+_dl_LEAK = "sk-abcdefghijklmnopqrstuvwx"
+
+
+class _dl_Clock:
+    def __init__(self, start):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, **kw):
+        self.now += timedelta(**kw)
+
+
+class _dl_Hook:
+    """A ThreadingHTTPServer on 127.0.0.1 that records every POST.
+
+    With *block_first*, the first request is recorded (``seen`` is set) and
+    then held until ``release`` is set, so a sender can be killed mid-send.
+    """
+
+    def __init__(self, status=200, body=b"ok", block_first=False):
+        self.status, self.body, self.block_first = status, body, block_first
+        self.requests = []  # dicts: path, headers, raw
+        self.lock = threading.Lock()
+        self.seen = threading.Event()
+        self.release = threading.Event()
+        hook = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with hook.lock:
+                    hook.requests.append({"path": self.path, "headers": dict(self.headers),
+                                          "raw": raw})
+                    first = len(hook.requests) == 1
+                hook.seen.set()
+                if hook.block_first and first:
+                    hook.release.wait(20)
+                try:
+                    self.send_response(hook.status)
+                    self.send_header("Content-Length", str(len(hook.body)))
+                    self.end_headers()
+                    self.wfile.write(hook.body)
+                except OSError:
+                    pass  # the sender was killed while we held the request
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,),
+                                       daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def bodies(self):
+        with self.lock:
+            return [json.loads(r["raw"]) for r in self.requests]
+
+    def count(self, eid):
+        return sum(1 for b in self.bodies() if b.get("execution_id") == eid)
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class _dl_Smtp:
+    """Just enough SMTP on 127.0.0.1 to accept messages; records them."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(5)
+        self.sock.settimeout(0.1)
+        self.port = self.sock.getsockname()[1]
+        self.messages = []  # dicts: mail_from, rcpt (list), data (bytes)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            conn.settimeout(10)
+            try:
+                with conn:
+                    self._session(conn)
+            except OSError:
+                pass
+
+    def _session(self, conn):
+        reader = conn.makefile("rb")
+
+        def send(line):
+            conn.sendall(line.encode("ascii") + b"\r\n")
+
+        send("220 localhost test ESMTP")
+        envelope = {"rcpt": []}
+        while True:
+            line = reader.readline()
+            if not line:
+                return
+            cmd = line.decode("ascii", "replace").strip()
+            verb = cmd[:4].upper()
+            if verb in ("EHLO", "HELO"):
+                send("250 localhost")
+            elif verb == "MAIL":
+                envelope["mail_from"] = cmd.partition(":")[2].strip()
+                send("250 OK")
+            elif verb == "RCPT":
+                envelope["rcpt"].append(cmd.partition(":")[2].strip())
+                send("250 OK")
+            elif verb == "DATA":
+                send("354 End data with <CR><LF>.<CR><LF>")
+                data = b""
+                while not data.endswith(b"\r\n.\r\n"):
+                    chunk = reader.readline()
+                    if not chunk:
+                        return
+                    data += chunk
+                envelope["data"] = data[:-3]
+                self.messages.append(envelope)
+                envelope = {"rcpt": []}
+                send("250 OK queued")
+            elif verb in ("RSET", "NOOP"):
+                send("250 OK")
+            elif verb == "QUIT":
+                send("221 Bye")
+                return
+            else:
+                send("502 not implemented")
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+
+
+@pytest.fixture
+def _dl_hooks():
+    made = []
+
+    def make(**kw):
+        made.append(_dl_Hook(**kw))
+        return made[-1]
+
+    yield make
+    for hook in made:
+        hook.close()
+
+
+@pytest.fixture
+def _dl_env(tmp_path):
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
+    base["TZ"] = "UTC"
+    base["HOME"] = str(tmp_path / "user")
+    base["HOOK_SECRET"] = _dl_SECRET
+    return base
+
+
+@pytest.fixture
+def _dl_clock():
+    return _dl_Clock(_dl_T0)
+
+
+@pytest.fixture
+def _dl_home(tmp_path, _dl_clock, _dl_env):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "cron").mkdir()
+    home = hc.CronHome(tmp_path / "cron", clock=_dl_clock, environ=_dl_env, lock_timeout=2.0)
+    yield home
+    home.close()
+
+
+def _dl_config(home, data):
+    with open(os.path.join(home.path, "config.json"), "w") as f:
+        json.dump(data, f)
+    home._settings = None  # read it again
+
+
+def _dl_script(home, name, body):
+    with open(os.path.join(home.scripts_dir, name), "w") as f:
+        f.write(body)
+
+
+def _dl_job(home, deliver, body="echo hello\necho world\n", name="dl", **kw):
+    _dl_script(home, f"{name}.sh", body)
+    return home.add_job("*/5 * * * *", "", name=name, script=f"{name}.sh", no_agent=True,
+                        deliver=deliver, **kw)
+
+
+def _dl_free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+# ---- in-process deliveries -----------------------------------------------------------
+
+
+def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, _dl_clock, _dl_hooks):
+    home, hook = _dl_home, _dl_hooks()
+    _dl_config(home, {"webhook_secret_env": "HOOK_SECRET"})
+    job = _dl_job(home, f"webhook:{hook.url}")
+    _dl_clock.now = datetime(2026, 3, 6, 12, 5, tzinfo=_dl_UTC)
+    report = home.tick()
+    [fired] = report["dispatched"]
+    eid = fired["execution_id"]
+    assert len(hook.requests) == 1
+    req = hook.requests[0]
+    raw = req["raw"]
+    assert req["path"] == "/hook"
+    assert json.loads(raw) == {
+        "job_id": job["id"], "job_name": "dl", "execution_id": eid,
+        "scheduled_instant": _dl_SLOT, "status": "ok", "content": "hello\nworld\n",
+        "for_failure": False}
+    assert raw == json.dumps(json.loads(raw), separators=(",", ":"),
+                             ensure_ascii=False).encode("utf-8")  # compact
+    headers = {k.lower(): v for k, v in req["headers"].items()}
+    assert headers["content-type"] == "application/json"
+    expected = hmac.new(_dl_SECRET.encode(), raw, hashlib.sha256).hexdigest()
+    assert headers["x-hermes-signature"] == f"sha256={expected}"
+    row = home.runs(job["id"])[0]
+    assert (row["id"], row["status"], row["delivery_outcome"]) == (eid, "completed", "delivered")
+    stored = home.job(job["id"])
+    assert (stored["last_status"], stored["last_delivery_error"]) == ("ok", None)
+    [queued] = home.deliveries()
+    assert (queued["execution_id"], queued["status"], queued["content"], queued["error"]) == (
+        eid, "delivered", "", None)
+    # The next run is one more POST, for its own execution.
+    _dl_clock.now = datetime(2026, 3, 6, 12, 10, tzinfo=_dl_UTC)
+    eid2 = home.tick()["dispatched"][0]["execution_id"]
+    assert [b["execution_id"] for b in hook.bodies()] == [eid, eid2]
+    assert [d["status"] for d in home.deliveries()] == ["delivered", "delivered"]
+
+
+def test_dl_webhook_http_500_is_a_delivery_failure_not_a_failed_run(_dl_home, _dl_hooks):
+    home = _dl_home
+    hook = _dl_hooks(status=500, body=f"internal error, key={_dl_LEAK} oops".encode())
+    job = _dl_job(home, f"webhook:{hook.url}")
+    row = home.run_job(job["id"])
+    assert len(hook.requests) == 1
+    assert (row["status"], row["delivery_outcome"], row["error"]) == ("completed", "failed", None)
+    stored = home.job(job["id"])
+    assert stored["last_status"] == "delivery_failed"
+    assert stored["failure_streak"] == 0
+    error = stored["last_delivery_error"]
+    assert error.startswith("delivery failed: webhook: HTTP 500"), error
+    assert _dl_LEAK not in error and "sk-" in error  # masked, not dropped
+    [queued] = home.deliveries()
+    assert (queued["execution_id"], queued["status"], queued["content"]) == (
+        row["id"], "failed", "")
+    assert queued["error"].startswith("delivery failed: webhook: HTTP 500")
+    assert _dl_LEAK not in queued["error"]
+
+
+def test_dl_webhook_unreachable_fails_fast_and_clearly(_dl_home):
+    home = _dl_home
+    job = _dl_job(home, f"webhook:http://127.0.0.1:{_dl_free_port()}/hook")
+    started = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - started < 5
+    assert (row["status"], row["delivery_outcome"]) == ("completed", "failed")
+    stored = home.job(job["id"])
+    assert stored["last_status"] == "delivery_failed"
+    assert stored["last_delivery_error"].startswith("delivery failed: webhook: cannot reach "
+                                                    "http://127.0.0.1:"), stored
+    assert home.deliveries()[0]["status"] == "failed"
+
+
+@pytest.mark.parametrize("body", ["true\n", "echo '[SILENT]'\n"], ids=["empty", "marker"])
+def test_dl_silent_run_sends_nothing_and_queues_nothing(_dl_home, _dl_hooks, body):
+    home, hook = _dl_home, _dl_hooks()
+    job = _dl_job(home, f"webhook:{hook.url}", body=body)
+    row = home.run_job(job["id"])
+    assert (row["status"], row["delivery_outcome"]) == ("completed", "suppressed")
+    assert hook.requests == []
+    assert home.deliveries() == []
+    assert home.job(job["id"])["last_status"] == "ok"
+
+
+@pytest.mark.parametrize("where", ["job", "config"])
+def test_dl_failure_goes_to_failure_deliver(_dl_home, _dl_hooks, where):
+    home, hook = _dl_home, _dl_hooks()
+    body = "echo boom-on-stderr >&2\nexit 3\n"
+    if where == "job":
+        job = _dl_job(home, "local", body=body, failure_deliver=f"webhook:{hook.url}")
+    else:
+        _dl_config(home, {"failure_deliver": f"webhook:{hook.url}"})
+        job = _dl_job(home, "local", body=body)
+    row = home.run_job(job["id"])
+    assert (row["status"], row["delivery_outcome"]) == ("failed", "delivered")
+    [sent] = hook.bodies()
+    assert (sent["job_id"], sent["execution_id"], sent["status"], sent["for_failure"]) == (
+        job["id"], row["id"], "failed", True)
+    assert "script exited with code 3" in sent["content"]
+    assert "boom-on-stderr" in sent["content"]
+    assert "dl" in sent["content"]
+    stored = home.job(job["id"])
+    assert (stored["last_status"], stored["failure_streak"]) == ("error", 1)
+    # A success of the same job goes to ``deliver`` (local): nothing is posted.
+    _dl_script(home, "dl.sh", "echo fine\n")
+    assert home.run_job(job["id"])["delivery_outcome"] == "not_configured"
+    assert len(hook.requests) == 1
+
+
+def test_dl_file_target_appends_one_entry_per_run_mode_0600(_dl_home, tmp_path):
+    home = _dl_home
+    out = tmp_path / "deliveries.log"
+    job = _dl_job(home, f"file:{out}", body="echo line-one\necho line-two\n")
+    rows = [home.run_job(job["id"]) for _ in range(2)]
+    assert [r["delivery_outcome"] for r in rows] == ["delivered", "delivered"]
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    text = out.read_text()
+    heads = re.findall(r"^--- (\S+) (\S+) (\S+) (\S+) ---$", text, re.M)
+    assert [(h[1], h[2], h[3]) for h in heads] == [(job["id"], r["id"], "ok") for r in rows]
+    assert text.count("line-one\nline-two\n") == 2
+    assert [d["status"] for d in home.deliveries()] == ["delivered", "delivered"]
+
+
+def test_dl_local_only_is_not_configured_and_not_queued(_dl_home):
+    home = _dl_home
+    job = _dl_job(home, "local")
+    row = home.run_job(job["id"])
+    assert (row["status"], row["delivery_outcome"]) == ("completed", "not_configured")
+    assert home.deliveries() == []
+    assert home.job(job["id"])["last_status"] == "ok"
+
+
+def test_dl_command_target_gets_content_on_stdin(_dl_home, tmp_path):
+    home = _dl_home
+    got, eid_file = tmp_path / "stdin.txt", tmp_path / "eid.txt"
+    job = _dl_job(home, f"command:cat > '{got}'; printf %s \"$HERMES_CRON_EXECUTION_ID\" "
+                        f"> '{eid_file}'", body="echo payload-1\necho payload-2\n")
+    row = home.run_job(job["id"])
+    assert row["delivery_outcome"] == "delivered"
+    assert got.read_text() == "payload-1\npayload-2\n"
+    assert eid_file.read_text() == row["id"]
+    assert home.deliveries()[0]["status"] == "delivered"
+
+
+def test_dl_email_goes_through_a_real_smtp_server(_dl_home):
+    home, smtp = _dl_home, _dl_Smtp()
+    try:
+        _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port,
+                                   "from": "cron@example.com"}})
+        job = _dl_job(home, "email:ops@example.com", name="nightly-report",
+                      body="echo report-body-42\n")
+        row = home.run_job(job["id"])
+    finally:
+        smtp.close()
+    assert row["delivery_outcome"] == "delivered", home.job(job["id"])["last_delivery_error"]
+    [sent] = smtp.messages
+    assert "cron@example.com" in sent["mail_from"]
+    assert [r for r in sent["rcpt"] if "ops@example.com" in r] == sent["rcpt"] != []
+    message = email.message_from_bytes(sent["data"], policy=email.policy.default)
+    assert message["From"] == "cron@example.com"
+    assert message["To"] == "ops@example.com"
+    assert "nightly-report" in message["Subject"]
+    assert "report-body-42" in message.get_content()
+    assert home.deliveries()[0]["status"] == "delivered"
+
+
+# ---- crash safety: SIGKILL around the send (real processes) ------------------------
+
+_dl_TICK = textwrap.dedent("""
+    import os, signal, sys
+    sys.path.insert(0, sys.argv[1])
+    import hermes_cron as hc
+    where = sys.argv[3]
+    def die(*a, **k):
+        os.kill(os.getpid(), signal.SIGKILL)
+    if where == "before-claim":
+        hc._Deliveries.claim = die
+    elif where == "before-finish":
+        hc._Deliveries.finish = die
+    sys.exit(hc.main(["--home", sys.argv[2], "tick"]))
+""")
+
+
+def _dl_tick_child(env, home, now, where="none", wait=True):
+    argv = [sys.executable, "-c", _dl_TICK, _dl_HERE, home, where]
+    env = dict(env, HERMES_CRON_NOW=now)
+    if not wait:
+        return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30)
+
+
+def _dl_queue(home):
+    """(execution_id, status, content, error) of every queue row, oldest first."""
+    path = os.path.join(home, "deliveries.db")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT execution_id, status, content, error FROM deliveries "
+                            "ORDER BY created_at, rowid").fetchall()
+    finally:
+        conn.close()
+
+
+def _dl_wait(event, proc, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while not event.wait(0.02):
+        if proc.poll() is not None:
+            raise AssertionError(f"child exited ({proc.returncode}) early: {proc.communicate()}")
+        assert time.monotonic() < deadline, "the server never saw the request"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["before-claim", "while-sending", "before-finish"])
+def test_dl_crash_around_the_send_never_sends_twice(tmp_path, _dl_env, _dl_hooks, where):
+    hook = _dl_hooks(block_first=(where == "while-sending"))
+    (tmp_path / "scripts").mkdir()
+    with hc.CronHome(tmp_path / "cron", clock=lambda: _dl_T0, environ=_dl_env) as setup:
+        job = _dl_job(setup, f"webhook:{hook.url}", body="echo crash-payload\n")
+    home = str(tmp_path / "cron")
+    if where == "while-sending":
+        child = _dl_tick_child(_dl_env, home, _dl_SLOT, wait=False)
+        try:
+            _dl_wait(hook.seen, child)
+        finally:
+            child.kill()
+            child.communicate()
+        hook.release.set()
+    else:
+        child = _dl_tick_child(_dl_env, home, _dl_SLOT, where)
+    assert child.returncode == -signal.SIGKILL, (child.returncode, child.stderr)
+    [(eid, status, content, _)] = _dl_queue(home)
+    sent_before = 0 if where == "before-claim" else 1
+    assert hook.count(eid) == sent_before
+    assert (status, content) == (
+        ("pending", "crash-payload\n") if where == "before-claim" else
+        ("delivering", "crash-payload\n"))
+
+    r = _dl_tick_child(_dl_env, home, "2026-03-06T12:06:00+00:00")
+    assert r.returncode == 0, r.stderr
+    [(eid2, status, content, error)] = _dl_queue(home)
+    assert eid2 == eid and content == ""
+    assert hook.count(eid) == 1  # a pending row is sent once; a lost send is not retried
+    if where == "before-claim":
+        assert (status, error) == ("delivered", None)
+        [body] = hook.bodies()
+        assert (body["job_id"], body["scheduled_instant"], body["content"]) == (
+            job["id"], _dl_SLOT, "crash-payload\n")
+    else:
+        assert status == "unknown" and "unknown" in error
+
+    # A further tick (which fires the next slot) does not resend it.
+    r = _dl_tick_child(_dl_env, home, "2026-03-06T12:10:00+00:00")
+    assert r.returncode == 0, r.stderr
+    rows = _dl_queue(home)
+    assert rows[0][:2] == (eid, status) and [s for _, s, _, _ in rows[1:]] == ["delivered"]
+    assert hook.count(eid) == 1
+    assert len(hook.requests) == 2
 
 
 # ---- 13. tick ----------------------------------------------------------------------
