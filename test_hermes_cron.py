@@ -3575,6 +3575,22 @@ def test_dl_webhook_http_500_is_a_delivery_failure_not_a_failed_run(_dl_home, _d
     assert _dl_LEAK not in queued["error"]
 
 
+def test_dl_delivery_failure_opens_a_delivery_incident_until_a_delivery_works(_dl_home,
+                                                                               _dl_hooks):
+    home = _dl_home
+    hook = _dl_hooks(status=500, body=b"down")
+    job = _dl_job(home, f"webhook:{hook.url}")
+    home.run_job(job["id"])
+    [incident] = home.incidents()
+    assert (incident["failure_type"], incident["state"]) == ("delivery", "detected")
+    assert incident["error"].startswith("delivery failed: webhook: HTTP 500")
+    home.run_job(job["id"])  # still failing: the same incident, seen again
+    assert [r["id"] for r in home.incidents()] == [incident["id"]]
+    hook.status = 200
+    home.run_job(job["id"])  # the next confirmed delivery resolves it
+    assert home.incidents()[0]["state"] == "resolved"
+
+
 def test_dl_webhook_unreachable_fails_fast_and_clearly(_dl_home):
     home = _dl_home
     job = _dl_job(home, f"webhook:http://127.0.0.1:{_dl_free_port()}/hook")
