@@ -3381,6 +3381,22 @@ def _list_outputs(directory):
     return sorted(names, key=_output_key)
 
 
+def _read_head(path):
+    """The ``**Key:** value`` header lines of a run document, as a dict."""
+    head = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("## "):
+                    break
+                if line.startswith("**") and ":** " in line:
+                    key, _, value = line[2:].partition(":** ")
+                    head[key] = value.strip()
+    except OSError:
+        pass
+    return head
+
+
 def _prune_outputs(directory, keep):
     if keep <= 0:
         return
@@ -4086,6 +4102,338 @@ def _daemon(home, stop, drain, on_report=None):
     _after_runs(home)
 
 
+# --- 13.2 Reports: doctor and why ------------------------------------------------
+
+_DOCTOR_OVERDUE = 300
+
+
+def _doctor(home):
+    """Read-only health checks; return ``{"ok", "findings": [{job_id, code, message}]}``."""
+    now = home.now()
+    findings = []
+
+    def find(job_id, code, message):
+        findings.append({"job_id": job_id, "code": code, "message": redact(message)})
+
+    try:
+        settings = home.settings
+    except HermesCronError as exc:
+        find(None, "config_invalid", str(exc))
+        settings = None
+    for warning in home.config_warnings:
+        find(None, "config_unknown_key", warning)
+    info = _status(home)
+    age = info["heartbeat_age_seconds"]
+    if age is None:
+        find(None, "ticker_missing", "no ticker heartbeat: nothing has run 'python -m "
+                                     "hermes_cron tick' here (add it to cron or run 'daemon')")
+    elif info["stalled"]:
+        find(None, "ticker_stalled", f"ticker heartbeat is {age} s old (stalled after "
+                                     f"{_STALLED_AFTER} s): is anything calling tick?")
+    if info["last_error"]:
+        find(None, "tick_failed", f"the last tick failed: {info['last_error']}")
+    for job in home.jobs():
+        _doctor_job(home, job, now, settings, find)
+    rows = home._ledger._rows("SELECT id, job_id, status, claimed_at FROM executions "
+                              "WHERE status IN ('claimed','running')")
+    limit = 2 * max(settings["run_timeout_seconds"] if settings else 600,
+                    settings["script_timeout_seconds"] if settings else 3600)
+    for row in rows:
+        claimed = _parse_stored(row["claimed_at"])
+        if claimed is not None and (now - claimed).total_seconds() > limit:
+            find(row["job_id"], "stale_execution",
+                 f"execution {row['id']} has been {row['status']} since {row['claimed_at']}; "
+                 f"if its process is gone, the next tick on this host marks it unknown")
+    for row in home._deliveries.rows(status="pending", limit=1000):
+        created = _parse_stored(row["created_at"])
+        if created is not None and (now - created).total_seconds() > _MIN_GRACE:
+            find(None, "delivery_pending", f"delivery of execution {row['execution_id']} is "
+                                           f"still pending since {row['created_at']}")
+    for row in home._incidents.list():
+        if row["state"] in ("detected", "alerted"):
+            find(row["job_id"], "incident_open", f"open incident {row['id']} "
+                                                 f"({row['failure_type']}): {row['error']}")
+    return {"ok": not findings, "findings": findings}
+
+
+def _doctor_job(home, job, now, settings, find):
+    job_id = job.get("id")
+    state = _job_state(job)
+    if state == "completed":
+        return
+    status = job.get("last_status")
+    if status == "error":
+        find(job_id, "last_run_failed", f"last run failed: {job.get('last_error') or '?'}")
+    elif status == "blocked_config":
+        find(job_id, "last_run_blocked", f"last run was blocked: {job.get('last_error') or '?'}")
+    elif status == "delivery_failed":
+        find(job_id, "not_delivered", f"result not delivered: "
+                                      f"{job.get('last_delivery_error') or '?'}")
+    dispatch = job.get("last_dispatch") if isinstance(job.get("last_dispatch"), dict) else {}
+    if dispatch.get("kind") in ("late", "catch_up"):
+        find(job_id, f"fire_{dispatch['kind']}",
+             f"last fire was {dispatch['kind'].replace('_', '-')}: scheduled "
+             f"{dispatch.get('scheduled_at')}, {dispatch.get('lateness_seconds')} s late")
+    for target in _split_targets(job.get("deliver") or "local"):
+        if target.lower() not in _DELIVER_WORDS and not target.lower().startswith(
+                _DELIVER_PREFIXES):
+            find(job_id, "target_not_configured", f"delivery target {target!r} is not "
+                                                  f"supported here: results stay local")
+    try:
+        schedule = _checked_schedule(job.get("schedule"), job)
+        if schedule["kind"] == "cron":
+            cron = _cron(schedule["expr"])
+            if not cron._day_and:
+                zone = home.zone(job)
+                fires = _schedule_fires(schedule, zone, now, 3)
+                find(job_id, "day_fields_or",
+                     "day-of-month and day-of-week are both restricted, so a day matches if "
+                     "EITHER matches (cronie's rule); next: " + ", ".join(_iso(f) for f in fires))
+    except HermesCronError as exc:
+        find(job_id, "schedule_invalid", f"schedule cannot be used: {exc}")
+    try:
+        _job_zone(job, settings or {}, home.environ)
+    except HermesCronError as exc:
+        find(job_id, "timezone_invalid", str(exc))
+    if job.get("no_agent") and not job.get("script"):
+        find(job_id, "no_agent_without_script", "no_agent job has no script")
+    if job.get("script"):
+        try:
+            _check_script(job["script"], home.scripts_dir)
+        except HermesCronError as exc:
+            find(job_id, "script_invalid", str(exc))
+    workdir = job.get("workdir")
+    if workdir and not os.path.isdir(workdir):
+        find(job_id, "workdir_missing", f"workdir not found: {workdir}")
+    for name in job.get("skills") or ():
+        if _find_skill(home.skills_dir, name) is None:
+            find(job_id, "skill_missing", f"skill {name!r} not found under {home.skills_dir}")
+    if state != "scheduled":
+        return
+    next_run = job.get("next_run_at")
+    parsed = _parse_stored(next_run)
+    if next_run is None:
+        find(job_id, "next_run_missing", "active job has no next_run_at")
+    elif parsed is None:
+        find(job_id, "next_run_invalid", f"next_run_at is not a valid timestamp: {next_run!r}")
+    elif (now - parsed).total_seconds() > _DOCTOR_OVERDUE:
+        late = int((now - parsed).total_seconds())
+        find(job_id, "overdue", f"next_run_at {next_run} is {late} s overdue: the job is not "
+                                f"firing (is anything calling tick?)")
+
+
+def _why(home, ref):
+    """Explain from the store why a job did or did not run at its last due slot."""
+    now = home.now()
+    job = home.job(ref)
+    out = {"job_id": job["id"], "slot": None, "verdict": None, "message": None,
+           "execution": None, "skip": None}
+    state = _job_state(job)
+    try:
+        schedule = _checked_schedule(job.get("schedule"), job)
+        zone = home.zone(job)
+    except HermesCronError as exc:
+        out.update(verdict="unrunnable", message=f"its schedule cannot be used: {exc}")
+        return out
+    if schedule["kind"] == "once":
+        slot = _parse_stored(schedule["run_at"])
+    elif schedule["kind"] == "interval":
+        dispatch = job.get("last_dispatch") or {}
+        slot = _parse_stored(dispatch.get("scheduled_at") if isinstance(dispatch, dict)
+                             else None)
+        nxt = _parse_stored(job.get("next_run_at"))
+        if nxt is not None and nxt <= now:
+            slot = nxt
+    else:
+        slot = _latest_slot(schedule, zone, None, now)
+    created = _parse_stored(job.get("created_at"))
+    if slot is not None and created is not None and slot < created - timedelta(
+            seconds=_ONESHOT_GRACE) and schedule["kind"] != "once":
+        slot = None  # the job did not exist yet at that slot
+    instant = _instant(slot) if slot is not None else None
+    out["slot"] = instant
+    rows = home._ledger._rows("SELECT * FROM executions WHERE job_id=? AND scheduled_instant=? "
+                              "ORDER BY rowid DESC LIMIT 1", (job["id"], instant)) \
+        if instant else []
+    skips = home._ledger._rows("SELECT * FROM cron_skips WHERE job_id=? AND (scheduled_instant=? "
+                               "OR scheduled_instant IS NULL) ORDER BY at DESC LIMIT 1",
+                               (job["id"], instant)) if instant else []
+    if rows:
+        row = out["execution"] = rows[0]
+        verdict = {"completed": "ran", "failed": "ran_failed", "unknown": "unknown",
+                   "running": "running", "claimed": "running"}[row["status"]]
+        text = {"ran": "it ran and completed", "ran_failed": "it ran and failed",
+                "unknown": "its run's outcome is unknown (the process died mid-run)",
+                "running": "it is running now"}[verdict]
+        detail = f": {row['error']}" if row["error"] else ""
+        out.update(verdict=verdict, message=f"slot {instant}: {text} (execution {row['id']}, "
+                                            f"{row['source']}){detail}")
+    elif skips:
+        skip = out["skip"] = skips[0]
+        out.update(verdict=skip["reason"], message=f"slot {instant}: skipped "
+                                                   f"({skip['reason']}): {skip['detail']}")
+    elif state == "paused":
+        out.update(verdict="paused", message=f"the job is paused since {job.get('paused_at')}: "
+                                             f"{job.get('paused_reason')}")
+    elif slot is None or slot > now:
+        out.update(verdict="not_due", message=f"no slot has come due yet; next run "
+                                              f"{job.get('next_run_at')}")
+    else:
+        age = _status(home)["heartbeat_age_seconds"]
+        beat = f"last ticker heartbeat {age} s ago" if age is not None else "no ticker heartbeat"
+        out.update(verdict="no_record", message=f"slot {instant} came due but nothing ran or "
+                                                f"skipped it ({beat}); next run "
+                                                f"{job.get('next_run_at')}")
+    if state == "paused" and out["verdict"] != "paused":
+        out["message"] += f"; the job is paused now: {job.get('paused_reason')}"
+    return out
+
+
+# --- 13.3 Export to other engines -------------------------------------------------
+
+_DOW_SYSTEMD = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
+
+
+def _export(home, engine, refs):
+    """Render definitions for crontab, systemd or kubernetes; raise if one cannot be exact."""
+    jobs = [home.job(ref) for ref in refs]
+    python = sys.executable
+    here = os.path.dirname(os.path.abspath(__file__))
+    base = f"cd {_shell_quote(here)} && {_shell_quote(python)} -m hermes_cron --home " \
+           f"{_shell_quote(home.path)}"
+    if engine == "crontab":
+        if not jobs:
+            return f"* * * * * {base} tick >>{_shell_quote(home.path)}/tick.log 2>&1\n"
+        lines = []
+        for job in jobs:
+            expr, zone = _exportable(home, job, "crontab")
+            lines += [f"CRON_TZ={zone}", f"{expr} {base} run {job['id']} --occurrence auto "
+                                         f">>{_shell_quote(home.path)}/run.log 2>&1"]
+        return "\n".join(lines) + "\n"
+    if engine == "systemd":
+        units = []
+        if not jobs:
+            units.append(_systemd_pair("hermes-cron-tick", f"{base} tick",
+                                       "*-*-* *:*:00", "hermes_cron tick"))
+        for job in jobs:
+            expr, zone = _exportable(home, job, "systemd")
+            units.append(_systemd_pair(f"hermes-cron-{job['id']}",
+                                       f"{base} run {job['id']} --occurrence auto",
+                                       _on_calendar(expr, zone),
+                                       f"hermes_cron job {job.get('name') or job['id']}"))
+        return "\n".join(units)
+    import json
+
+    manifests = []
+    for job in jobs or [None]:
+        if job is None:
+            name, schedule, zone = "hermes-cron-tick", "* * * * *", None
+            args = ["tick"]
+        else:
+            schedule, zone = _exportable(home, job, "kubernetes")
+            name, args = f"hermes-cron-{job['id']}", ["run", job["id"], "--occurrence", "auto"]
+        spec = {"schedule": schedule, "concurrencyPolicy": "Forbid",
+                "startingDeadlineSeconds": 120, "successfulJobsHistoryLimit": 3,
+                "failedJobsHistoryLimit": 3,
+                "jobTemplate": {"spec": {"backoffLimit": 0, "template": {"spec": {
+                    "restartPolicy": "Never",
+                    "containers": [{"name": "hermes-cron", "image": "python:3-slim",
+                                    "workingDir": "/app",
+                                    "command": ["python", "-m", "hermes_cron", "--home",
+                                                "/data/cron"] + args,
+                                    "volumeMounts": [{"name": "app", "mountPath": "/app"},
+                                                     {"name": "home", "mountPath": "/data"}]}],
+                    "volumes": [{"name": "app", "configMap": {"name": "hermes-cron-app"}},
+                                {"name": "home", "persistentVolumeClaim": {
+                                    "claimName": "hermes-cron-home"}}]}}}}}
+        if zone:
+            spec["timeZone"] = zone
+        manifests.append({"apiVersion": "batch/v1", "kind": "CronJob",
+                          "metadata": {"name": name, "labels": {"app": "hermes-cron"}},
+                          "spec": spec})
+    doc = manifests[0] if len(manifests) == 1 else {"apiVersion": "v1", "kind": "List",
+                                                    "items": manifests}
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def _exportable(home, job, engine):
+    """Return (five-field expression, zone name) a job runs on, or refuse with the reason."""
+    schedule = _checked_schedule(job.get("schedule"), job)
+    if schedule["kind"] != "cron":
+        raise InvalidInputError(
+            f"{engine} cannot express this job's {schedule['kind']} schedule exactly", job["id"],
+            "keep it in hermes_cron's own tick (export without JOB), or give it a cron schedule")
+    cron = _cron(schedule["expr"])
+    text = schedule["expr"].strip()
+    if cron.tz:
+        text = text.partition(" ")[2].strip()
+    fields = _MACROS.get(text.lower(), text).split()
+    if any(c in f.upper() for f in fields[2:5:2] for c in "LW#"):
+        raise InvalidInputError(f"{engine} has no L, W or # day rules", schedule["expr"],
+                                "keep this job in hermes_cron's own tick")
+    dom, dow = fields[2], fields[4]
+    if engine != "crontab" and (dom[0] in "*?") != (dom in ("*", "?")) and dow not in ("*", "?") \
+            or engine != "crontab" and (dow[0] in "*?") != (dow in ("*", "?")) \
+            and dom not in ("*", "?"):
+        raise InvalidInputError(
+            f"{engine} combines a stepped '*/' day field with the other day field differently "
+            f"from cronie", schedule["expr"], "keep this job in hermes_cron's own tick")
+    if engine == "systemd" and dom not in ("*", "?") and dow not in ("*", "?"):
+        raise InvalidInputError("systemd cannot express cronie's rule that a day matches "
+                                "day-of-month OR day-of-week", schedule["expr"],
+                                "split it into two jobs, or keep it in hermes_cron's own tick")
+    zone = home.zone(job)
+    name = cron.tz or _zone_name(zone)
+    if name in ("UTC", "UTC+00:00") or zone is _UTC:
+        name = "UTC"
+    elif isinstance(zone, timezone) and not cron.tz:
+        raise InvalidInputError(f"{engine} needs a named time zone, not a fixed offset",
+                                name, "set --tz to an IANA zone such as Europe/Berlin")
+    return " ".join(fields), name
+
+
+def _on_calendar(expr, zone):
+    """Translate five cron fields (no L/W/#, not both day fields restricted) to OnCalendar.
+
+    Each field is written as the explicit values the expression allows, so
+    steps and ranges mean exactly what they mean to cronie.
+    """
+    cron = _cron(expr)
+
+    def values(allowed, low, high):
+        if set(allowed) >= set(range(low, high + 1)):
+            return "*"
+        runs, out = sorted(allowed), []
+        start = prev = runs[0]
+        for v in runs[1:] + [None]:
+            if v is not None and v == prev + 1:
+                prev = v
+                continue
+            out.append(f"{start:02d}" if start == prev else f"{start:02d}..{prev:02d}")
+            if v is not None:
+                start = prev = v
+        return ",".join(out)
+
+    dow = cron._dow[0]
+    days = "" if len(dow) == 7 else ",".join(_DOW_SYSTEMD[d] for d in sorted(dow)) + " "
+    return (f"{days}*-{values(cron._months, 1, 12)}-{values(cron._dom[0], 1, 31)} "
+            f"{values(cron._hours, 0, 23)}:{values(cron._minutes, 0, 59)}:00 {zone}")
+
+
+def _systemd_pair(unit, command, calendar, description):
+    return (f"# {unit}.service\n[Unit]\nDescription={description}\n\n[Service]\nType=oneshot\n"
+            f"ExecStart=/bin/sh -c {_shell_quote(command)}\n\n"
+            f"# {unit}.timer\n[Unit]\nDescription={description} (timer)\n\n[Timer]\n"
+            f"OnCalendar={calendar}\nAccuracySec=1s\nPersistent=false\nUnit={unit}.service\n\n"
+            f"[Install]\nWantedBy=timers.target\n")
+
+
+def _shell_quote(text):
+    import shlex
+
+    return shlex.quote(str(text))
+
+
 # =============================================================================
 # 14. Cron home
 #     The public facade: one object per home directory.
@@ -4592,6 +4940,50 @@ class CronHome:
         """Return the ticker's health and what is due, as a dict (reads only)."""
         return _status(self)
 
+    def doctor(self):
+        """Run read-only health checks: ``{"ok": bool, "findings": [{job_id, code, message}]}``."""
+        return _doctor(self)
+
+    def why(self, ref):
+        """Explain why a job did or did not run at its last due slot (a dict; reads only)."""
+        return _why(self, ref)
+
+    def outputs(self, ref):
+        """Return a job's run documents, oldest first: ``[{file, execution_id, run_time}]``."""
+        job = self.job(ref)
+        directory = _output_dir(self, job["id"])
+        out = []
+        for name in _list_outputs(directory):
+            path = os.path.join(directory, name)
+            head = _read_head(path)
+            out.append({"file": path, "execution_id": head.get("Execution"),
+                        "run_time": head.get("Run Time"), "status": head.get("Status")})
+        return out
+
+    def output(self, ref, execution_id=None):
+        """Return the text of a job's latest run document (or the one of *execution_id*)."""
+        docs = self.outputs(ref)
+        if execution_id is not None:
+            docs = [d for d in docs if d["execution_id"] == execution_id]
+        if not docs:
+            raise JobNotFoundError("no run document" + (" for that execution" if execution_id
+                                                        else " for this job yet"),
+                                   execution_id or ref, "see 'runs JOB' for its executions")
+        with open(docs[-1]["file"], encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def export(self, engine, refs=()):
+        """Render cron(8), systemd or Kubernetes definitions (text).
+
+        Without *refs*: the every-minute ``tick``.  With job refs: one entry
+        per job calling ``run JOB --occurrence auto``.  A schedule the engine
+        cannot express exactly raises ``InvalidInputError`` with the reason.
+        """
+        if engine not in ("crontab", "systemd", "kubernetes"):
+            raise InvalidInputError("unknown export format", engine,
+                                    "use crontab, systemd or kubernetes")
+        return _export(self, engine, list(refs))
+
     def daemon(self, stop=None, drain=None):
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
 
@@ -4702,6 +5094,17 @@ def _parser():
     p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
     command("status", "ticker health, next due job, overdue jobs")
+    command("doctor", "read-only health checks (exit 1 when anything is found)")
+    p = command("why", "explain why a job did or did not run at its last due slot")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p = command("output", "print a job's latest run document")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p.add_argument("--list", action="store_true", help="list its run documents instead")
+    p.add_argument("--run", metavar="EXECUTION_ID", help="the document of this execution")
+    p = command("export", "print crontab, systemd or Kubernetes definitions")
+    p.add_argument("engine", choices=("crontab", "systemd", "kubernetes"))
+    p.add_argument("jobs", nargs="*", metavar="JOB",
+                   help="jobs to export (default: the every-minute tick)")
     p = command("incidents", "list failure incidents, or ack one")
     p.add_argument("action", nargs="?", default="list", choices=("list", "ack"),
                    help="default: list")
@@ -4737,7 +5140,9 @@ def main(argv=None):
         if not getattr(args, "command", None):
             args = _parser().parse_args(argv + ["list"])
         with CronHome(getattr(args, "home", None)) as home:
-            return _COMMANDS[args.command](home, args) or EXIT_OK
+            code = _COMMANDS[args.command](home, args) or EXIT_OK
+        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        return code
     except HermesCronError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -4745,6 +5150,9 @@ def main(argv=None):
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # python -m hermes_cron list | head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILURE
 
 
 def _fast_args(argv):
@@ -4972,6 +5380,47 @@ def _cmd_status(home, args):
         print(f"{key.ljust(width)}  {value}")
 
 
+def _cmd_doctor(home, args):
+    report = home.doctor()
+    if getattr(args, "json", False):
+        _print_json(report)
+    elif report["ok"]:
+        print(f"hermes_cron doctor: no issues ({len(home.jobs())} job(s) checked)")
+    else:
+        findings = report["findings"]
+        jobs = {f["job_id"] for f in findings if f["job_id"]}
+        print(f"hermes_cron doctor: {len(findings)} issue(s) across {len(jobs)} job(s)")
+        for finding in findings:
+            where = finding["job_id"] or "(home)"
+            print(f"  {where}  {finding['code']}: {_one_line(finding['message'], 300)}")
+    return EXIT_OK if report["ok"] else EXIT_FAILURE
+
+
+def _cmd_why(home, args):
+    info = home.why(args.job)
+    if getattr(args, "json", False):
+        _print_json(info)
+    else:
+        print(f"{info['job_id']}: {info['verdict']}: {info['message']}")
+
+
+def _cmd_output(home, args):
+    if args.list:
+        docs = home.outputs(args.job)
+        if getattr(args, "json", False):
+            _print_json(docs)
+        elif not docs:
+            print("No run documents.")
+        for doc in docs if not getattr(args, "json", False) else ():
+            print(f"{doc['run_time']}  {doc['execution_id']}  {doc['status']}  {doc['file']}")
+        return
+    sys.stdout.write(home.output(args.job, args.run))
+
+
+def _cmd_export(home, args):
+    sys.stdout.write(home.export(args.engine, args.jobs))
+
+
 def _cmd_incidents(home, args):
     if args.action == "ack":
         if not args.id:
@@ -5081,6 +5530,10 @@ _COMMANDS = {
     "prompt": _cmd_prompt,
     "deliveries": _cmd_deliveries,
     "incidents": _cmd_incidents,
+    "doctor": _cmd_doctor,
+    "why": _cmd_why,
+    "output": _cmd_output,
+    "export": _cmd_export,
     "notepad": _cmd_notepad,
     "list": _cmd_list,
     "add": _cmd_add,
@@ -5095,8 +5548,4 @@ _COMMANDS = {
 if __name__ == "__main__":  # pragma: no cover
     # One copy of each class whether imported by name or run with -m.
     sys.modules.setdefault("hermes_cron", sys.modules[__name__])
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # python -m hermes_cron list | head
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(EXIT_FAILURE)
+    sys.exit(main())
