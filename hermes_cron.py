@@ -4247,8 +4247,8 @@ def _why(home, ref):
     else:
         slot = _latest_slot(schedule, zone, None, now)
     created = _parse_stored(job.get("created_at"))
-    if slot is not None and created is not None and slot < created - timedelta(
-            seconds=_ONESHOT_GRACE) and schedule["kind"] != "once":
+    if slot is not None and created is not None and slot <= created and \
+            schedule["kind"] != "once":
         slot = None  # the job did not exist yet at that slot
     instant = _instant(slot) if slot is not None else None
     out["slot"] = instant

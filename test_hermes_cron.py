@@ -4168,6 +4168,230 @@ def test_cli_daemon_refuses_a_pinned_clock(cli):
                                       "HERMES_CRON_NOW is set")
 
 
+# ---- 13.2 operations: doctor, why, output, export -----------------------------------
+
+
+def test_doctor_clean_and_with_findings(home, clock, tmp_path, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="ok")
+    home.tick()
+    assert home.doctor() == {"ok": True, "findings": []}
+    both = home.add_job("0 9 1,15 * 1", "p", name="both")
+    gone = home.add_job("@hourly", "", script=ok_script, no_agent=True, name="gone")
+    set_job(home, gone["id"], workdir="/no/such/dir", skills=["ghost"],
+            next_run_at="garbage")
+    os.unlink(tmp_path / "scripts" / ok_script)
+    clock.advance(minutes=20)  # no tick for 20 minutes
+    codes = sorted(((f["job_id"], f["code"]) for f in home.doctor()["findings"]), key=str)
+    assert codes == sorted([
+        (None, "ticker_stalled"), (both["id"], "day_fields_or"),
+        (gone["id"], "script_invalid"), (gone["id"], "workdir_missing"),
+        (gone["id"], "skill_missing"), (gone["id"], "next_run_invalid"),
+        (job["id"], "script_invalid"), (job["id"], "overdue")], key=str)
+    messages = {f["code"]: f["message"] for f in home.doctor()["findings"]}
+    assert messages["day_fields_or"] == (
+        "day-of-month and day-of-week are both restricted, so a day matches if EITHER matches "
+        "(cronie's rule); next: 2026-03-09T09:00:00+00:00, 2026-03-15T09:00:00+00:00, "
+        "2026-03-16T09:00:00+00:00")
+    assert messages["ticker_stalled"].startswith("ticker heartbeat is 1200 s old")
+
+
+def test_doctor_reports_failures_late_fires_incidents_and_pending_deliveries(home, clock,
+                                                                             tmp_path):
+    script(tmp_path, "bad.sh", "echo nope >&2; exit 1\n")
+    job = home.add_job("0 * * * *", "", script="bad.sh", no_agent=True, name="bad")
+    clock.advance(hours=1, minutes=10)  # fires late
+    home.tick()
+    home._deliveries.enqueue("e" * 32, {"id": job["id"], "deliver": "stdout"}, "x", False,
+                             clock.now - timedelta(minutes=10))
+    codes = {f["code"]: f for f in home.doctor()["findings"]}
+    assert set(codes) >= {"last_run_failed", "fire_late", "incident_open", "delivery_pending"}
+    assert codes["last_run_failed"]["message"] == ("last run failed: script exited with code 1"
+                                                   ": nope")
+    assert codes["fire_late"]["message"] == ("last fire was late: scheduled "
+                                             "2026-03-06T13:00:00+00:00, 600.0 s late")
+
+
+def test_doctor_never_writes(home, clock, ok_script):
+    home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    before = {n: os.stat(os.path.join(home.path, n)).st_mtime_ns for n in os.listdir(home.path)}
+    home.doctor()
+    after = {n: os.stat(os.path.join(home.path, n)).st_mtime_ns for n in os.listdir(home.path)}
+    assert before == after
+
+
+def test_why_explains_each_case(home, clock, tmp_path, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="j")
+    assert home.why("j")["verdict"] == "not_due"
+    clock.advance(minutes=5)
+    home.tick()
+    info = home.why("j")
+    assert (info["verdict"], info["slot"]) == ("ran", "2026-03-06T12:05:00+00:00")
+    assert info["message"] == (f"slot 2026-03-06T12:05:00+00:00: it ran and completed "
+                               f"(execution {info['execution']['id']}, builtin)")
+    clock.advance(minutes=5)
+    assert home.why("j")["verdict"] == "no_record"
+    write_config(home, {"catch_up_missed": False})
+    clock.advance(hours=2)
+    home.tick()
+    info = home.why("j")
+    assert (info["verdict"], info["skip"]["reason"]) == ("catch_up_disabled", "catch_up_disabled")
+    home.pause_job("j", "maintenance window")
+    clock.advance(minutes=5)
+    assert home.why("j")["message"].startswith("the job is paused since")
+    once = home.add_job("in 1m", "", script=ok_script, no_agent=True, name="o")
+    clock.advance(minutes=10)
+    home.tick()
+    assert home.why("o")["verdict"] == "oneshot_expired"
+
+
+def test_output_latest_list_and_by_execution(home, cli, ok_script, clock):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True, name="j")
+    first = home.run_job("j")["id"]
+    clock.advance(seconds=1)
+    second = home.run_job("j")["id"]
+    assert f"**Execution:** {second}" in home.output("j")
+    assert f"**Execution:** {first}" in home.output("j", first)
+    docs = json.loads(cli("output", "j", "--list", "--json")[1])
+    assert [(d["execution_id"], d["status"]) for d in docs] == [(first, "ok"), (second, "ok")]
+    assert cli("output", "j")[1] == home.output("j")
+    rc, out, err = cli("output", "j", "--run", "f" * 32)
+    assert rc == 3 and err.startswith("hermes_cron: error: no run document for that execution")
+
+
+def test_export_crontab_lines_parse_with_the_cron_engine(home, ok_script):
+    job = home.add_job("30 2 * * 1-5", "p", tz="Europe/Berlin", name="j")
+    text = home.export("crontab")
+    fields = text.split()
+    assert hc.CronExpr(" ".join(fields[:5])).expr == "* * * * *"
+    assert f"{sys.executable} -m hermes_cron --home {home.path} tick" in text
+    assert os.path.isabs(fields[6])  # cd to the module's directory first
+    lines = home.export("crontab", ["j"]).splitlines()
+    assert lines[0] == "CRON_TZ=Europe/Berlin"
+    hc.CronExpr(" ".join(lines[1].split()[:5]))
+    assert lines[1].startswith("30 2 * * 1-5 cd ")
+    assert f"run {job['id']} --occurrence auto" in lines[1]
+
+
+@pytest.mark.parametrize("schedule,engine,message", [
+    ("every 30m", "crontab", "crontab cannot express this job's interval schedule exactly"),
+    ("in 1h", "systemd", "systemd cannot express this job's once schedule exactly"),
+    ("0 0 L * *", "crontab", "crontab has no L, W or # day rules"),
+    ("0 0 * * 1#2", "systemd", "systemd has no L, W or # day rules"),
+    ("0 9 1,15 * 1", "systemd", "systemd cannot express cronie's rule that a day matches "
+                                "day-of-month OR day-of-week"),
+    ("0 0 */2 * 1", "kubernetes", "kubernetes combines a stepped '*/' day field"),
+])
+def test_export_refuses_what_an_engine_cannot_express(home, schedule, engine, message):
+    job = home.add_job(schedule, "p")
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.export(engine, [job["id"]])
+    assert str(ei.value).startswith(message)
+
+
+def test_export_kubernetes_manifest(home):
+    job = home.add_job("15 6 * * *", "p", tz="America/New_York")
+    doc = json.loads(home.export("kubernetes", [job["id"]]))
+    assert (doc["apiVersion"], doc["kind"], doc["metadata"]["name"]) == (
+        "batch/v1", "CronJob", f"hermes-cron-{job['id']}")
+    spec = doc["spec"]
+    assert (spec["schedule"], spec["timeZone"], spec["concurrencyPolicy"]) == (
+        "15 6 * * *", "America/New_York", "Forbid")
+    hc.CronExpr(spec["schedule"])
+    container = spec["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"][-4:] == ["run", job["id"], "--occurrence", "auto"]
+    tick = json.loads(home.export("kubernetes"))
+    assert tick["spec"]["schedule"] == "* * * * *" and "timeZone" not in tick["spec"]
+
+
+@pytest.mark.parametrize("expr,calendar", [
+    ("*/15 9-17 * * 1-5", "Mon,Tue,Wed,Thu,Fri *-*-* 09..17:00,15,30,45:00 Europe/Berlin"),
+    ("0 0 1 1 *", "*-01-01 00:00:00 Europe/Berlin"),
+    ("5 4 * * sun", "Sun *-*-* 04:05:00 Europe/Berlin"),
+    ("0 12 */10 * *", "*-*-01,11,21,31 12:00:00 Europe/Berlin"),
+])
+def test_export_systemd_on_calendar(home, expr, calendar):
+    job = home.add_job(expr, "p", tz="Europe/Berlin")
+    assert f"OnCalendar={calendar}\n" in home.export("systemd", [job["id"]])
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/systemd-analyze"),
+                    reason="systemd-analyze is not installed")
+def test_export_systemd_units_pass_systemd_analyze(home, tmp_path):
+    job = home.add_job("*/15 9-17 * * 1-5", "p", tz="Europe/Berlin")
+    text = home.export("systemd", [job["id"]]) + home.export("systemd")
+    units = tmp_path / "units"
+    units.mkdir()
+    for block in text.split("# ")[1:]:
+        name, _, body = block.partition("\n")
+        (units / name).write_text(body)
+    names = sorted(os.listdir(units))
+    assert names == sorted(["hermes-cron-tick.service", "hermes-cron-tick.timer",
+                            f"hermes-cron-{job['id']}.service", f"hermes-cron-{job['id']}.timer"])
+    r = subprocess.run(["systemd-analyze", "verify", *[str(units / n) for n in names]],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    calendar = text.split("OnCalendar=")[1].split("\n")[0]
+    r = subprocess.run(["systemd-analyze", "calendar", calendar], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and "Normalized form: Mon..Fri *-*-* 09..17:00,15,30,45:00 " \
+        "Europe/Berlin" in r.stdout
+
+
+def test_end_to_end_day_through_the_cli(cli, home, clock, tmp_path):
+    """A scripted day: add jobs, tick every 15 minutes, read everything back."""
+    script(tmp_path, "good.sh", "echo all fine\n")
+    script(tmp_path, "bad.sh", "echo 'backend down' >&2; exit 1\n")
+    log = tmp_path / "deliveries.log"
+    assert cli("add", "0 * * * *", "--script", "good.sh", "--no-agent", "--name", "hourly",
+               "--deliver", f"file:{log}")[0] == 0
+    assert cli("add", "30 6 * * *", "--script", "bad.sh", "--no-agent", "--name", "daily",
+               "--deliver", f"file:{log}")[0] == 0
+    assert cli("add", "in 3h", "--script", "good.sh", "--no-agent", "--name", "once")[0] == 0
+    rc, out, _ = cli("doctor")
+    assert rc == 1 and "ticker_missing" in out  # nothing has ticked yet
+    outputs = []
+    for _ in range(24 * 4):
+        clock.advance(minutes=15)
+        rc, out, err = cli("tick")
+        assert rc == 0 and err == ""
+        outputs.append(out)
+    fired = [line.split()[2] for out in outputs for line in out.splitlines()
+             if line.endswith(("on_time", "late", "catch_up"))]
+    assert fired.count("completed") == 25 and fired.count("failed") == 1
+    runs = json.loads(cli("runs", "--json", "--limit", "100")[1])
+    assert len(runs) == 26 and {r["status"] for r in runs} == {"completed", "failed"}
+    jobs = {j["name"]: j for j in json.loads(cli("list", "--all", "--json")[1])}
+    assert (jobs["once"]["state"], jobs["daily"]["last_status"], jobs["hourly"]["last_status"]) \
+        == ("completed", "error", "ok")
+    assert [i["state"] for i in json.loads(cli("incidents", "--json")[1])] == ["alerted"]
+    status = json.loads(cli("status", "--json")[1])
+    assert (status["stalled"], status["overdue"], status["next_due"]["name"]) == (
+        False, [], "hourly")
+    rc, out, _ = cli("doctor")
+    assert rc == 1 and "last_run_failed" in out and "incident_open" in out
+    report = json.loads(cli("doctor", "--json")[1])
+    assert report["ok"] is False and {f["code"] for f in report["findings"]} == {
+        "last_run_failed", "incident_open"}
+    assert cli("why", "daily")[1].startswith(f"{jobs['daily']['id']}: ran_failed: slot "
+                                             f"2026-03-07T06:30:00+00:00: it ran and failed")
+    assert json.loads(cli("why", "hourly", "--json")[1])["verdict"] == "ran"
+    cli("remove", "daily")
+    cli("incidents", "ack", json.loads(cli("incidents", "--json")[1])[0]["id"])
+    rc, out, _ = cli("doctor")
+    assert (rc, out) == (0, "hermes_cron doctor: no issues (2 job(s) checked)\n")
+    assert log.read_text().count("all fine") == 24
+
+
+def test_read_commands_speak_json(cli, home, ok_script):
+    cli("add", "@hourly", "--script", ok_script, "--no-agent", "--name", "j")
+    cli("run", "j")
+    for argv in (("list",), ("runs",), ("incidents",), ("notepad", "j", "list"),
+                 ("deliveries",), ("status",), ("doctor",), ("next", "@daily"),
+                 ("output", "j", "--list"), ("why", "j")):
+        rc, out, err = cli(*argv, "--json")
+        assert err == "" and isinstance(json.loads(out), (list, dict)), argv
+
+
 # ---- 14. cron home -----------------------------------------------------------------
 
 
