@@ -4222,6 +4222,7 @@ def test_doctor_never_writes(home, clock, ok_script):
 def test_why_explains_each_case(home, clock, tmp_path, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="j")
     assert home.why("j")["verdict"] == "not_due"
+    assert home.why(job["id"])["job_id"] == job["id"]
     clock.advance(minutes=5)
     home.tick()
     info = home.why("j")
@@ -4238,14 +4239,14 @@ def test_why_explains_each_case(home, clock, tmp_path, ok_script):
     home.pause_job("j", "maintenance window")
     clock.advance(minutes=5)
     assert home.why("j")["message"].startswith("the job is paused since")
-    once = home.add_job("in 1m", "", script=ok_script, no_agent=True, name="o")
+    home.add_job("in 1m", "", script=ok_script, no_agent=True, name="o")
     clock.advance(minutes=10)
     home.tick()
     assert home.why("o")["verdict"] == "oneshot_expired"
 
 
 def test_output_latest_list_and_by_execution(home, cli, ok_script, clock):
-    job = home.add_job("@hourly", "", script=ok_script, no_agent=True, name="j")
+    home.add_job("@hourly", "", script=ok_script, no_agent=True, name="j")
     first = home.run_job("j")["id"]
     clock.advance(seconds=1)
     second = home.run_job("j")["id"]
