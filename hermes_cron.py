@@ -47,7 +47,7 @@ import os
 import sys
 import time
 from bisect import bisect_left
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 
 __version__ = "0.1.0"
 
@@ -320,7 +320,10 @@ def _zone(name, field="tz"):
     Raises ``InvalidInputError`` naming *field* when the zone is unknown.
     """
     if not isinstance(name, str):
-        return name
+        if isinstance(name, tzinfo):
+            return name
+        raise InvalidInputError(f"{field}: a time zone must be a name", name,
+                                "use an IANA name such as Europe/Berlin, UTC or +HH:MM")
     zone = _ZONES.get(name)
     if zone is not None:
         return zone
@@ -1455,7 +1458,9 @@ def _ordered(job):
 
 
 def _safe_component(text):
-    return text not in ("", ".", "..") and "/" not in text and "\0" not in text
+    """True for a job id that is one plain path component (letters, digits, _ and -)."""
+    return isinstance(text, str) and 0 < len(text) <= 64 and text[0].isalnum() and \
+        text.isascii() and all(c.isalnum() or c in "_-" for c in text)
 
 
 def _parses_aware(value):
@@ -3311,10 +3316,16 @@ def _execute_checked(home, job, eid, runs):
 
 
 def _output_dir(home, job_id):
-    if not (isinstance(job_id, str) and _safe_component(job_id)):
+    if not _safe_component(job_id):
         raise InvalidInputError("job id is not a safe file name", job_id,
                                 "give the job a plain 12-hex id")
-    return os.path.join(home.path, "output", job_id)
+    root = os.path.join(home.path, "output")
+    directory = os.path.join(root, job_id)
+    real = os.path.realpath(directory)
+    if os.path.commonpath([os.path.realpath(home.path), real]) != os.path.realpath(home.path):
+        raise InvalidInputError("the output directory leads out of the home", real,
+                                f"remove the symlink at {directory}")
+    return directory
 
 
 def _write_output(home, job, eid, when, outcome, title_note=None):
@@ -3577,8 +3588,13 @@ def _write_small(home, name, text):
 def _scan_and_claim(home, now, report):
     """Steps 2-5 of the tick: reconcile, due scan, advance, claim."""
     settings, ledger, store = home.settings, home._ledger, home._store
+    repaired = False
     with store.locked() as (doc, jobs):
-        records = [j for j in jobs if isinstance(j, dict) and isinstance(j.get("id"), str)]
+        for job in jobs:  # a hand-written record without an id gets one, as upstream does
+            if isinstance(job, dict) and not isinstance(job.get("id"), str):
+                job["id"] = os.urandom(6).hex()
+                repaired = True
+        records = [j for j in jobs if isinstance(j, dict)]
         reconciled = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
             or _reap_due(home, now)
         if reconciled:
@@ -3586,7 +3602,7 @@ def _scan_and_claim(home, now, report):
         claim_ids = [j["fire_claim"].get("execution_id") for j in records
                      if isinstance(j.get("fire_claim"), dict)]
         claimed_rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
-        changed, due = False, []
+        changed, due = repaired, []
         for job in records:
             try:
                 result = _evaluate(home, job, now, settings, claimed_rows, report)
@@ -3666,7 +3682,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
     if claim is not None:
         if _claim_is_live(home, job, claim, claimed_rows, now):
             slot = _parse_stored(job.get("next_run_at"))
-            schedule = job.get("schedule") or {}
+            schedule = job["schedule"] if isinstance(job.get("schedule"), dict) else {}
             if slot is None or slot > now or schedule.get("kind") not in ("cron", "interval"):
                 return False
             # No overlap: a slot that comes due while the job still runs is
@@ -3762,8 +3778,21 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     return False
 
 
+_FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
+                ("failure_deliver", str), ("workdir", str), ("model", str), ("provider", str),
+                ("base_url", str), ("skills", list), ("context_from", list), ("no_agent", bool))
+
+
 def _unrunnable(job):
     """Return why a stored job can never run as it is, or None."""
+    if not _safe_component(job.get("id")):
+        return f"job id {job.get('id')!r} is not a safe file name"
+    for key, kind in _FIELD_TYPES:
+        value = job.get(key)
+        if value is not None and not isinstance(value, kind):
+            return f"field {key!r} must be {_TYPE_NAMES[kind]}, not {type(value).__name__}"
+    if any(not isinstance(s, str) for s in job.get("skills") or ()):
+        return "field 'skills' must be a list of names"
     try:
         _checked_schedule(job.get("schedule"), job)
         if job["schedule"]["kind"] == "cron":
@@ -3777,6 +3806,10 @@ def _unrunnable(job):
             and not job.get("skills"):
         return "nothing to run: blank prompt, no script and no skill"
     return None
+
+
+def _count(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def _once_done(job):
@@ -3805,8 +3838,9 @@ def _advance(home, claim, now):
     schedule = job["schedule"]
     slot_text = _iso(claim.slot.astimezone(_safe_zone(home, job)))
     if schedule["kind"] == "once":
-        repeat = dict(job.get("repeat") or {"times": 1, "completed": 0})
-        repeat["completed"] = (repeat.get("completed") or 0) + 1  # counted before it runs
+        repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else {"times": 1}
+        repeat.setdefault("completed", 0)
+        repeat["completed"] = _count(repeat.get("completed")) + 1  # counted before it runs
         job["repeat"] = repeat
     elif claim.instant is not None or job.get("manual_run_at"):
         job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
@@ -3904,9 +3938,11 @@ def _mark_job_run(home, job_id, eid, outcome, now, manual, delivery_error=None):
         schedule = job.get("schedule") or {}
         if manual:
             return True
-        repeat = dict(job.get("repeat") or {"times": None, "completed": 0})
+        repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else {"times": None}
+        if not isinstance(repeat.get("completed"), int):
+            repeat["completed"] = 0
         if schedule.get("kind") != "once":
-            repeat["completed"] = (repeat.get("completed") or 0) + 1
+            repeat["completed"] = _count(repeat.get("completed")) + 1
         job["repeat"] = repeat
         if schedule.get("kind") == "once" or _once_done(job):
             job.update(enabled=False, state="completed", next_run_at=None)
@@ -4133,7 +4169,11 @@ def _doctor(home):
     if info["last_error"]:
         find(None, "tick_failed", f"the last tick failed: {info['last_error']}")
     for job in home.jobs():
-        _doctor_job(home, job, now, settings, find)
+        try:
+            _doctor_job(home, job, now, settings, find)
+        except Exception as exc:  # a record edited into nonsense is itself the finding
+            find(job.get("id") if isinstance(job.get("id"), str) else None, "job_invalid",
+                 f"the job record cannot be checked ({type(exc).__name__}: {exc})")
     rows = home._ledger._rows("SELECT id, job_id, status, claimed_at FROM executions "
                               "WHERE status IN ('claimed','running')")
     limit = 2 * max(settings["run_timeout_seconds"] if settings else 600,
@@ -4160,6 +4200,10 @@ def _doctor_job(home, job, now, settings, find):
     job_id = job.get("id")
     state = _job_state(job)
     if state == "completed":
+        return
+    reason = _unrunnable(job)
+    if reason is not None:
+        find(job_id, "unrunnable", f"the job cannot run as stored: {reason}")
         return
     status = job.get("last_status")
     if status == "error":
