@@ -1096,34 +1096,39 @@ _TYPE_NAMES = {str: "a string", bool: "true or false", int: "a whole number",
                dict: "a JSON object", list: "a JSON list"}
 
 
-def _load_config(home, environ):
-    """Return (settings, warnings) from ``<home>/config.json`` and the environment.
+def _load_config(home, environ, tolerant=False):
+    """Return (settings, warnings, bad) from ``<home>/config.json`` and the environment.
 
     Environment variables ``HERMES_CRON_<KEY>`` win over the file.  Raises
-    ``InvalidInputError`` naming the key for a wrong type or value, and
-    ``StoreCorruptError`` for a file that is not a JSON object.
+    ``InvalidInputError`` naming the key for a wrong type or value, unless
+    *tolerant*: then a bad key gets its default and ``bad`` maps it to the
+    error (a file that is not a JSON object makes every key bad).
     """
     import json
 
     path = os.path.join(home, _CONFIG_FILE)
-    raw = {}
+    raw, bad = {}, {}
     try:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
         data = None
     except OSError as exc:
-        raise StoreCorruptError(f"cannot read config.json ({exc.strerror})", path,
-                                "fix the file's permissions") from None
+        data, error = None, InvalidInputError(f"cannot read config.json ({exc.strerror})", path,
+                                              "fix the file's permissions")
+        bad = dict.fromkeys(_CONFIG_KEYS, error)
     if data is not None:
+        error = None
         try:
             raw = json.loads(data.decode("utf-8-sig"))
         except (ValueError, UnicodeDecodeError) as exc:
-            raise InvalidInputError(f"config.json is not valid JSON ({exc})", path,
-                                    "fix the file; see the README's configuration section") from None
-        if not isinstance(raw, dict):
-            raise InvalidInputError("config.json must hold a JSON object", path,
-                                    'write settings as {"key": value}')
+            error = InvalidInputError(f"config.json is not valid JSON ({exc})", path,
+                                      "fix the file; see the README's configuration section")
+        if error is None and not isinstance(raw, dict):
+            error = InvalidInputError("config.json must hold a JSON object", path,
+                                      'write settings as {"key": value}')
+        if error is not None:
+            raw, bad = {}, dict.fromkeys(_CONFIG_KEYS, error)
     warnings = [f"config.json: unknown key {key!r} is ignored" for key in raw
                 if key not in _CONFIG_KEYS]
     settings = {}
@@ -1131,14 +1136,20 @@ def _load_config(home, environ):
         value = raw.get(key, default)
         env = environ.get(_ENV_PREFIX + key.upper())
         source = f"config.json key {key!r}"
-        if env is not None and kind in (str, bool, int):
-            value, source = _config_from_env(key, kind, env), _ENV_PREFIX + key.upper()
-        if value is not None:
-            _check_config_value(key, kind, value, source)
+        try:
+            if env is not None and kind in (str, bool, int):
+                value, source = _config_from_env(key, kind, env), _ENV_PREFIX + key.upper()
+            if value is not None:
+                _check_config_value(key, kind, value, source)
+            if key == "timezone" and value is not None:
+                _zone(value, f"{source}")
+        except InvalidInputError as exc:
+            bad.setdefault(key, exc)
+            value = default
         settings[key] = value
-    if settings["timezone"] is not None:
-        _zone(settings["timezone"], "config.json key 'timezone'")
-    return settings, warnings
+    if bad and not tolerant:
+        raise next(iter(bad.values()))
+    return settings, warnings, {k: str(v) for k, v in bad.items()}
 
 
 def _config_from_env(key, kind, text):
@@ -3525,6 +3536,7 @@ def _tick(home, wait=True):
         raise
     try:
         now = home.now()
+        _tick_settings(home, report)
         claims, housekeeping = _scan_and_claim(home, now, report)
     except BaseException as exc:
         _write_tick_files(home, home.now(), exc)
@@ -3548,8 +3560,47 @@ def _tick(home, wait=True):
         for thread in threads:
             thread.join()
         _after_runs(home)
-    _write_tick_files(home, now, None)
+        if report.get("config_error"):
+            home._settings = None  # interactive callers see the error again
+    _write_tick_files(home, now, report.get("config_error"))
     return report, threads
+
+
+def _tick_settings(home, report):
+    """Load the config for a tick; a bad key only stops the jobs that need it.
+
+    Jobs that do not depend on a broken key keep running; the error is
+    reported (``config_error``) and the tick counts as failed.
+    """
+    home._settings, home._bad_config = None, {}  # every tick reads the config afresh
+    try:
+        home.settings
+    except InvalidInputError:
+        home._settings, home.config_warnings, home._bad_config = _load_config(
+            home.path, home.environ, tolerant=True)
+        report["config_error"] = "; ".join(dict.fromkeys(home._bad_config.values()))
+
+
+def _config_conflict(job, bad):
+    """Return the broken config key a due job depends on, or None."""
+    if not bad:
+        return None
+    targets = " ".join(str(job.get(k) or "") for k in ("deliver", "failure_deliver")).lower()
+    needs = {
+        "timezone": not job.get("tz"),
+        "scripts_dir": bool(job.get("script")),
+        "script_timeout_seconds": bool(job.get("script")),
+        "script_env_passthrough": bool(job.get("script")),
+        "skills_dir": bool(job.get("skills")),
+        "agent": not job.get("no_agent"),
+        "providers": not job.get("no_agent"),
+        "fallback_providers": not job.get("no_agent"),
+        "run_timeout_seconds": not job.get("no_agent"),
+        "smtp": "email:" in targets,
+        "webhook_secret_env": "webhook:" in targets,
+        "failure_deliver": True,
+    }
+    return next((key for key in bad if needs.get(key)), None)
 
 
 def _after_runs(home):
@@ -3559,6 +3610,7 @@ def _after_runs(home):
 
 
 def _write_tick_files(home, now, error):
+    """Write the heartbeat, and the last success or the last error (a text or exception)."""
     epoch = int(now.timestamp())
     _write_small(home, _HEARTBEAT_FILE, f"{epoch} {os.getpid()}\n")
     if error is None:
@@ -3710,6 +3762,11 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         _auto_pause(home, job, reason, now)
         _skip(home, report, job, None, "unrunnable", reason, now)
         return True
+    key = _config_conflict(job, home._bad_config)
+    if key is not None:  # it stays due and runs once the config is fixed
+        _skip(home, report, job, _instant(next_run) if next_run else None, "config_invalid",
+              home._bad_config[key], now)
+        return changed
     schedule = job["schedule"]
     try:
         _check_base_url(job, settings)
@@ -3861,7 +3918,7 @@ def _run_claim(home, claim):
     document = None
     try:
         document = _write_output(home, job, eid, finished, outcome)
-    except OSError as exc:
+    except (OSError, HermesCronError) as exc:
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     if outcome.note == "BLOCKED":
         ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
@@ -4080,8 +4137,9 @@ def _status(home):
     age = int(epoch - int(beat[0])) if beat and beat[0].isdigit() else None
     jobs = home.jobs()
     runnable = [j for j in jobs if _job_is_runnable(j)]
-    dated = sorted((d, j) for j in runnable
-                   for d in [_parse_stored(j.get("next_run_at"))] if d is not None)
+    dated = sorted(((d, j) for j in runnable
+                    for d in [_parse_stored(j.get("next_run_at"))] if d is not None),
+                   key=lambda pair: pair[0])
     overdue = [{"job_id": j["id"], "name": j.get("name"), "next_run_at": j["next_run_at"],
                 "late_seconds": int((now - d).total_seconds())}
                for d, j in dated if (now - d).total_seconds() > _MIN_GRACE]
@@ -4534,6 +4592,7 @@ class CronHome:
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()
         self._settings = None
+        self._bad_config = {}
         self.runner = runner
         self.config_warnings = []
 
@@ -4555,7 +4614,7 @@ class CronHome:
     def settings(self):
         """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
         if self._settings is None:
-            self._settings, self.config_warnings = _load_config(self.path, self.environ)
+            self._settings, self.config_warnings, _ = _load_config(self.path, self.environ)
         return self._settings
 
     def now(self):
@@ -5355,7 +5414,12 @@ def _print_tick(report, as_json=False):
 
 
 def _cmd_tick(home, args):
-    _print_tick(home.tick(), getattr(args, "json", False))
+    report = home.tick()
+    _print_tick(report, getattr(args, "json", False))
+    if report.get("config_error"):
+        print(f"{_PROG}: error: {report['config_error']}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
 
 
 def _cmd_run(home, args):

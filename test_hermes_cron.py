@@ -4393,6 +4393,88 @@ def test_read_commands_speak_json(cli, home, ok_script):
         assert err == "" and isinstance(json.loads(out), (list, dict)), argv
 
 
+# ---- hostile input: broken config and hand-edited stores ----------------------------
+
+
+def test_tick_with_a_broken_config_key_runs_the_jobs_that_do_not_need_it(home, clock, tmp_path,
+                                                                         ok_script):
+    fine = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, tz="UTC",
+                        name="fine")
+    zoned = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="zoned")
+    write_config(home, {"timezone": "Not/AZone", "max_parallel": "lots"})
+    clock.advance(minutes=5)
+    report = home.tick()
+    assert [d["job_id"] for d in report["dispatched"]] == [fine["id"]]
+    assert [(s["job_id"], s["reason"]) for s in report["skipped"]] == [
+        (zoned["id"], "config_invalid")]
+    assert report["config_error"].startswith("config.json key 'timezone': unknown time zone")
+    assert "config.json key 'max_parallel' must be a whole number" in report["config_error"]
+    error = open(os.path.join(home.path, "ticker_last_error")).read()
+    assert "unknown time zone: 'Not/AZone'" in error
+    with pytest.raises(hc.InvalidInputError):  # interactive use still refuses
+        home.add_job("@daily", "p")
+    write_config(home, {"timezone": "UTC"})
+    clock.advance(seconds=30)
+    assert [d["job_id"] for d in home.tick()["dispatched"]] == [zoned["id"]]  # still due
+    assert not os.path.exists(os.path.join(home.path, "ticker_last_error"))
+
+
+def test_cli_tick_exits_1_on_a_broken_config(cli, home, ok_script):
+    cli("add", "@daily", "p")
+    write_config(home, "{not json")
+    rc, out, err = cli("tick")
+    assert rc == 1 and out == "no jobs due\n"
+    assert err.startswith("hermes_cron: error: config.json is not valid JSON")
+    rc, out, err = cli("add", "@daily", "q")
+    assert rc == 2 and err.startswith("hermes_cron: error: config.json is not valid JSON")
+    assert cli("list")[0] == 0
+
+
+def test_hand_edited_store_with_a_broken_job(home, clock, ok_script):
+    healthy = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="ok")
+    data = json.loads(jobs_bytes(home))
+    data["jobs"] += [
+        {"name": "no id", "prompt": "p", "schedule": {"kind": "cron", "expr": "*/5 * * * *"},
+         "next_run_at": "2026-03-06T12:05:00+00:00"},
+        {"id": "abcdef123456", "name": 7, "prompt": ["not", "text"], "skills": "x",
+         "schedule": "every day", "enabled": "yes", "state": 3, "next_run_at": "soon",
+         "repeat": "x", "failure_streak": "many", "deliver": 5, "fire_claim": "?",
+         "pending_slot": [1]},
+        {"id": "../../etc", "prompt": "p", "schedule": {"kind": "interval", "minutes": 5},
+         "next_run_at": "2026-03-06T12:05:00+00:00"},
+        "not even a record",
+    ]
+    write_jobs(home, json.dumps(data))
+    clock.advance(minutes=5)
+    report = home.tick()
+    stored = {j.get("name") if isinstance(j.get("name"), str) else j["id"]: j
+              for j in home.jobs()}
+    assert len(stored["no id"]["id"]) == 12  # repaired, and then it runs like any other
+    assert sorted(d["job_id"] for d in report["dispatched"]) == sorted(
+        [healthy["id"], stored["no id"]["id"]])
+    broken = stored["abcdef123456"]
+    assert (broken["state"], broken["last_status"]) == ("paused", "blocked_config")
+    assert broken["paused_reason"].startswith("auto-paused: field 'prompt' must be a string")
+    unsafe = stored["../../etc"]
+    assert unsafe["paused_reason"] == "auto-paused: job id '../../etc' is not a safe file name"
+    assert not os.path.exists(os.path.join(home.path, "..", "etc"))
+    assert "not even a record" in json.loads(jobs_bytes(home))["jobs"]  # kept as found
+    findings = {(f["job_id"], f["code"]) for f in home.doctor()["findings"]}
+    assert ("abcdef123456", "last_run_blocked") in findings
+    assert home.status()["active_jobs"] >= 1
+
+
+def test_output_dir_symlink_out_of_the_home_is_refused(home, tmp_path, ok_script):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    os.makedirs(os.path.join(home.path, "output"))
+    os.symlink(outside, os.path.join(home.path, "output", job["id"]))
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed" and "output directory leads out of the home" in row["error"]
+    assert os.listdir(outside) == []
+
+
 # ---- 14. cron home -----------------------------------------------------------------
 
 
