@@ -4460,7 +4460,7 @@ def test_hand_edited_store_with_a_broken_job(home, clock, ok_script):
     assert not os.path.exists(os.path.join(home.path, "..", "etc"))
     assert "not even a record" in json.loads(jobs_bytes(home))["jobs"]  # kept as found
     findings = {(f["job_id"], f["code"]) for f in home.doctor()["findings"]}
-    assert ("abcdef123456", "last_run_blocked") in findings
+    assert {("abcdef123456", "unrunnable"), ("../../etc", "unrunnable")} <= findings
     assert home.status()["active_jobs"] >= 1
 
 
