@@ -574,7 +574,11 @@ class CronExpr:
 
         *dt* and *tz* are read as in ``next_after``; seconds are ignored.
         """
-        wall = self._wall(dt, tz)
+        try:
+            wall = self._wall(dt, tz)
+        except (OverflowError, AttributeError, TypeError):
+            raise InvalidInputError("matches needs a datetime inside the calendar", dt,
+                                    "pass a datetime between the years 2 and 9998") from None
         return (wall.month in self._months and wall.hour in self._hours
                 and wall.minute in self._minutes
                 and wall.day in self._days(wall.year, wall.month))
@@ -590,6 +594,16 @@ class CronExpr:
         gap fire once at the end of the gap, fixed-time slots in a repeated
         hour fire once, wildcard jobs fire on both passes.
         """
+        try:
+            return self._next(dt, tz)
+        except (OverflowError, AttributeError, TypeError):
+            if not isinstance(dt, datetime):
+                raise InvalidInputError("next_after needs a datetime", dt,
+                                        "pass a datetime.datetime") from None
+            raise InvalidInputError("time is too close to the end of the calendar", dt,
+                                    "use a time between the years 2 and 9998") from None
+
+    def _next(self, dt, tz):
         zone = self._zone or (_zone(tz) if tz is not None else (dt.tzinfo or _UTC))
         if dt.tzinfo is None:
             dt = dt.replace(tzinfo=zone)
@@ -914,6 +928,7 @@ def _cron_dow_days(items, ndays, first):
 #    Text -> the schedule dicts stored in jobs.json, and the fire times of one.
 # =============================================================================
 
+_MAX_MINUTES = 3650 * 1440
 _DURATION_UNITS = {
     "m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1,
     "h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60,
@@ -941,7 +956,11 @@ def _parse_duration(text):
     unit = _DURATION_UNITS.get(text[i:].strip())
     if unit is None:
         return None
-    return (int(text[:i]) if i else 1) * unit
+    minutes = (int(text[:i]) if i else 1) * unit if i < 12 else _MAX_MINUTES + 1
+    if minutes > _MAX_MINUTES:
+        raise CronSyntaxError("duration is longer than 10 years", text,
+                              "use at most 3650d, or a one-shot ISO time")
+    return minutes
 
 
 def _parse_clock(tokens):
@@ -1017,7 +1036,17 @@ _CRON_CHARS = frozenset("0123456789*/,-?#abcdefghijklmnopqrstuvwxyz")
 
 def _wall_to_aware(naive, zone):
     """Attach *zone* to a naive wall time; a time in a spring gap moves past it."""
-    return naive.replace(tzinfo=zone).astimezone(_UTC).astimezone(zone)
+    return _in_zone(naive.replace(tzinfo=zone), zone, via_utc=True)
+
+
+def _in_zone(aware, zone, via_utc=False):
+    """``aware.astimezone(zone)``, as a clear error at the ends of the calendar."""
+    try:
+        return (aware.astimezone(_UTC) if via_utc else aware).astimezone(zone)
+    except OverflowError:
+        raise InvalidInputError("time is too close to the end of the calendar",
+                                aware.replace(tzinfo=None).isoformat(),
+                                "use a time between the years 2 and 9998") from None
 
 
 def parse_schedule(text, *, now=None, tz=None):
@@ -1054,7 +1083,7 @@ def parse_schedule(text, *, now=None, tz=None):
     zone = _zone(tz) if tz is not None else _UTC
     if text[:4].isdigit() and text[4:5] == "-":
         when = parse_iso(text)
-        when = _wall_to_aware(when, zone) if when.tzinfo is None else when.astimezone(zone)
+        when = _wall_to_aware(when, zone) if when.tzinfo is None else _in_zone(when, zone)
         return {"kind": "once", "run_at": _iso(when),
                 "display": f"once at {when.strftime('%Y-%m-%d %H:%M')}"}
     if lower.startswith("in "):
@@ -1063,14 +1092,27 @@ def parse_schedule(text, *, now=None, tz=None):
             if minutes < 1:
                 raise CronSyntaxError("one-shot delay must be at least 1 minute", text,
                                       "use a duration like 'in 5m'")
-            base = now if now is not None else _system_clock()
-            when = (base.astimezone(_UTC) + timedelta(minutes=minutes)).astimezone(zone)
+            base = now if isinstance(now, datetime) else _system_clock()
+            try:
+                when = (base.astimezone(_UTC) + timedelta(minutes=minutes)).astimezone(zone)
+            except OverflowError:
+                raise InvalidInputError("time is too close to the end of the calendar", text,
+                                        "use a shorter delay") from None
             return {"kind": "once", "run_at": _iso(when), "display": f"once in {text[3:]}"}
     raise CronSyntaxError("unrecognised schedule", text, _SCHEDULE_FORMS)
 
 
 def _schedule_fires(schedule, zone, after, count):
     """Return up to *count* fire instants of a stored schedule after *after*."""
+    try:
+        return _fires(schedule, zone, after, count)
+    except OverflowError:
+        raise InvalidInputError("the fire times run past the end of the calendar",
+                                after.isoformat(), "use an earlier start or fewer fires") \
+            from None
+
+
+def _fires(schedule, zone, after, count):
     kind = schedule.get("kind")
     if kind == "cron":
         cron, fires, t = CronExpr(schedule["expr"]), [], after
@@ -1624,8 +1666,11 @@ class _JobStore:
 
         doc["jobs"] = jobs
         doc["updated_at"] = _iso(now)
-        data = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        _atomic_write(self.path, data.encode("utf-8"))
+        try:
+            data = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
+            data = (json.dumps(doc, indent=2) + "\n").encode("ascii")
+        _atomic_write(self.path, data)
 
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
@@ -1671,7 +1716,7 @@ _REDACT_RULES = (
     (r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)[^\s@/]+(@)", (1, 2), "***"),
     # Authorization headers and bearer tokens.
     (r"(?i)(\bauthorization\s*[:=]\s*(?:bearer\s+|basic\s+|token\s+)?)[^\s\"',;]+", (1,), "***"),
-    (r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}", (1,), "***"),
+    (r"(?i)(\bbearer\s+)(?:(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}|[\w.~+/=-]{20,})", (1,), "***"),
     (r"(?i)(\b(?:x-api-key|api-key|x-auth-token)\s*:\s*)[^\s\"',;]+", (1,), "***"),
     # Provider key shapes.
     (r"\b(sk-ant-)[A-Za-z0-9_-]{8,}", (1,), "***"),
@@ -1689,11 +1734,21 @@ _REDACT_RULES = (
     (r"(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|sig|signature)=)"
      r"[^&\s\"']+", (1,), "***"),
     (r"(?i)(\"(?:[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|"
-     r"private[_-]?key|credential)s?)\"\s*:\s*\")[^\"]+(\")", (1, 2), "***"),
+     r"private[_-]?key|credential)s?)\"\s*:\s*\")(?:[^\"\\]|\\.)+(\")", (1, 2), "***"),
     (r"(?i)(\b[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key)"
-     r"[a-z0-9_]*\s*[=:]\s*)(?![\s\"']*\*\*\*)[\"']?[^\s\"',;]{4,}[\"']?", (1,), "***"),
+     r"[a-z0-9_]*(?<!tokens)\s*[=:]\s*)(?![\s\"']*\*\*\*)[\"']?[^\s\"',;]{4,}[\"']?", (1,),
+     "***"),
 )
 _REDACTORS = None
+
+
+def _utf8_ok(text):
+    """True unless *text* holds lone surrogates (undecodable bytes in argv, say)."""
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def redact(text):
@@ -2388,8 +2443,9 @@ class _Notepad:
     def set(self, job_id, key, value, now):
         """Set one key; raise InvalidInputError (a ValueError) past a limit, changing nothing."""
         key, value = _check_note_key(key), value
-        if not isinstance(value, str):
-            raise InvalidInputError("notepad value must be text", value, "pass a string")
+        if not isinstance(value, str) or not _utf8_ok(value):
+            raise InvalidInputError("notepad value must be valid Unicode text", value,
+                                    "pass a string (no lone surrogates)")
         size = len(value.encode("utf-8"))
         if size > _NOTE_VALUE_BYTES:
             raise InvalidInputError(f"notepad value too large ({size} bytes; max "
@@ -2462,8 +2518,9 @@ class _Notepad:
 
 
 def _check_note_key(key):
-    if not isinstance(key, str) or not key.strip():
-        raise InvalidInputError("notepad key must be non-empty text", key, "pass a key name")
+    if not isinstance(key, str) or not key.strip() or not _utf8_ok(key):
+        raise InvalidInputError("notepad key must be non-empty, valid Unicode text", key,
+                                "pass a key name")
     if len(key) > _NOTE_KEY_CHARS:
         raise InvalidInputError(f"notepad key too long ({len(key)} characters; max "
                                 f"{_NOTE_KEY_CHARS})", key, "use a shorter key")
@@ -3129,7 +3186,7 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
             sys.stdout.flush()
     elif kind == "file":
         entry = (f"--- {_iso(home.now())} {job['id']} {eid} {status} ---\n"
-                 f"{content.rstrip()}\n\n").encode("utf-8")
+                 f"{content.rstrip()}\n\n").encode("utf-8", "backslashreplace")
         try:
             fd = os.open(rest, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
@@ -3168,7 +3225,7 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
     body = json.dumps({"job_id": job["id"], "job_name": job.get("name"), "execution_id": eid,
                        "scheduled_instant": instant, "status": "failed" if for_failure else "ok",
                        "content": content, "for_failure": bool(for_failure)},
-                      separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+                      separators=(",", ":"), ensure_ascii=not _utf8_ok(content)).encode("utf-8")
     headers = {"Content-Type": "application/json",
                "User-Agent": f"hermes_cron/{__version__}"}
     secret_env = home.settings.get("webhook_secret_env")
@@ -3365,7 +3422,7 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
         lines += ["", "## Response", "", outcome.response.rstrip()]
     if outcome.error:
         lines += ["", "## Error", "", "```", redact(outcome.error).rstrip(), "```"]
-    data = ("\n".join(lines) + "\n").encode("utf-8")
+    data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
     stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
     fd, tmp = tempfile.mkstemp(prefix=".output_", suffix=".tmp", dir=directory)
     try:
@@ -4140,7 +4197,7 @@ def _status(home):
     dated = sorted(((d, j) for j in runnable
                     for d in [_parse_stored(j.get("next_run_at"))] if d is not None),
                    key=lambda pair: pair[0])
-    overdue = [{"job_id": j["id"], "name": j.get("name"), "next_run_at": j["next_run_at"],
+    overdue = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
                 "late_seconds": int((now - d).total_seconds())}
                for d, j in dated if (now - d).total_seconds() > _MIN_GRACE]
     upcoming = next(((d, j) for d, j in dated if d > now), None)
@@ -4155,7 +4212,7 @@ def _status(home):
         "jobs": len(jobs),
         "active_jobs": len(runnable),
         "running": home._ledger.count_active(),
-        "next_due": {"job_id": upcoming[1]["id"], "name": upcoming[1].get("name"),
+        "next_due": {"job_id": upcoming[1].get("id"), "name": upcoming[1].get("name"),
                      "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
         "overdue": overdue,
     }
@@ -4207,7 +4264,8 @@ def _doctor(home):
     findings = []
 
     def find(job_id, code, message):
-        findings.append({"job_id": job_id, "code": code, "message": redact(message)})
+        findings.append({"job_id": job_id if isinstance(job_id, str) else None, "code": code,
+                         "message": redact(message)})
 
     try:
         settings = home.settings
@@ -4677,7 +4735,7 @@ class CronHome:
         if start.tzinfo is None:
             start = _wall_to_aware(start, zone)
         if job:
-            schedule = job["schedule"]
+            schedule = _checked_schedule(job.get("schedule"), job)
         else:
             try:
                 schedule = parse_schedule(what, now=start, tz=zone)
@@ -4687,7 +4745,7 @@ class CronHome:
                 raise JobNotFoundError("neither a job id or name nor a schedule", what,
                                        "run 'list --all' to see the jobs; for schedules, "
                                        + _SCHEDULE_FORMS) from None
-        return _schedule_fires(_checked_schedule(schedule, job), zone, start, count)
+        return _schedule_fires(_checked_schedule(schedule, None), zone, start, count)
 
     # -- changing -------------------------------------------------------------
 
@@ -4955,6 +5013,10 @@ class CronHome:
         ``blocked`` (the scanner's reason, or None) and ``missing_skills``.
         """
         job = self.job(ref)
+        reason = _unrunnable(job)
+        if reason is not None:
+            raise InvalidInputError(f"the job cannot run as stored: {reason}", job.get("id"),
+                                    "fix it with 'edit JOB' (see 'doctor')")
         block = ""
         if job.get("script"):
             if job.get("no_agent"):
@@ -5238,6 +5300,9 @@ def _parser():
 def main(argv=None):
     """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):  # undecodable input must not crash the printing
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         args = _fast_args(argv) or _parser().parse_args(argv)
         if not getattr(args, "command", None):
@@ -5312,8 +5377,9 @@ def _cmd_list(home, args):
     rows = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")]
     for job in jobs:
         last = job.get("last_status") or "-"
+        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
         rows.append((str(job.get("id")), _cell(job.get("name")),
-                     _cell(job.get("schedule_display") or (job.get("schedule") or {}).get("display")),
+                     _cell(job.get("schedule_display") or schedule.get("display")),
                      _job_state(job), str(job.get("next_run_at") or "-"), str(last)))
     _table(rows)
 

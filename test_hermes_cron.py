@@ -25,6 +25,7 @@ import sys
 import textwrap
 import threading
 import time
+import traceback
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -1799,7 +1800,7 @@ def test_reads_never_create_the_home(home):
     ("sk-ant-api03-abcdefghijklmnop", "sk-ant-***"),
     ("token ghp_abcdefghijklmnopqrstuvwxyz0123", "token ghp_***"),
     ("Authorization: Bearer abc.def.ghijklmnop", "Authorization: Bearer ***"),
-    ("curl -H 'bearer abcdefghijklmnop'", "curl -H 'bearer ***'"),
+    ("curl -H 'bearer abc123def456ghi'", "curl -H 'bearer ***'"),
     ("https://bob:hunter2secret@db.example/x", "https://bob:***@db.example/x"),
     ('{"password": "pa55word!"}', '{"password": "***"}'),
     ("API_KEY=abcd1234efgh", "API_KEY=***"),
@@ -4473,6 +4474,1021 @@ def test_output_dir_symlink_out_of_the_home_is_refused(home, tmp_path, ok_script
     row = home.run_job(job["id"])
     assert row["status"] == "failed" and "output directory leads out of the home" in row["error"]
     assert os.listdir(outside) == []
+
+
+# ---- hostile input: redaction corpus and the fuzzer ------------------------------
+_fz_PEM_BODY = ("MIIEowIBAAKCAQEA7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6d\n"
+                "VMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEo\n"
+                "x7Sv3Jb5Q2g0Zq9f+/1T8xQ==\n")
+_fz_JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ."
+           "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
+_fz_GHP = "ghp_Zq8vN3mK1pL7xT4wR9sB2cY6dF0hJ5gA3eU1"
+
+# (id, text, exact expected output, the secret's distinctive body)
+_fz_secret_cases = [
+    ("openai-log", "2026-03-06 12:00:01 INFO using key sk-4f9aKq2LmN8pR3sT6vW1xY5zB7cD0eFg for chat",
+     "2026-03-06 12:00:01 INFO using key sk-*** for chat", "4f9aKq2LmN8pR3sT6vW1"),
+    ("openai-proj-json", '{"model": "gpt-4o", "key": "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z_A7bC"}',
+     '{"model": "gpt-4o", "key": "sk-proj-***"}', "Ab3dEf6hIj9kLm2nOp5q"),
+    ("openai-sentence-end", "Your new key is sk-Tq7Wm2Xn9Lp4Rz8Kv3Hs.",
+     "Your new key is sk-***.", "Tq7Wm2Xn9Lp4Rz8Kv3Hs"),
+    ("openai-python-assign", 'openai.api_key = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"',
+     "openai.api_key = ***", "Ab3dEf6hIj9kLm2nOp5q"),
+    ("openai-env", "OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z python run.py",
+     "OPENAI_API_KEY=*** python run.py", "Ab3dEf6hIj9kLm2nOp5q"),
+    ("anthropic-error", "request failed with key sk-ant-api03-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe-AbCd (401)",
+     "request failed with key sk-ant-*** (401)", "Zx9Yw8Vu7Ts6Rq5Po4Nm"),
+    ("anthropic-x-api-key", "> x-api-key: sk-ant-api03-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe\n> accept: */*",
+     "> x-api-key: ***\n> accept: */*", "Zx9Yw8Vu7Ts6Rq5Po4Nm"),
+    ("github-ghp-remote", f"git push https://{_fz_GHP}@github.com/org/repo main",
+     "git push https://ghp_***@github.com/org/repo main", _fz_GHP[4:]),
+    ("github-gho", "oauth token gho_16C7e42F292c6912E7710c838347Ae178B4a issued to app",
+     "oauth token gho_*** issued to app", "16C7e42F292c6912E771"),
+    ("github-ghs-json", '{"installation": 42, "access": "ghs_Pq9Lm3Nx7Kv2Wz8Rt4Ys1Hb6Jc0Df5Ga"}',
+     '{"installation": 42, "access": "ghs_***"}', "Pq9Lm3Nx7Kv2Wz8Rt4Ys"),
+    ("github-pat", "GH_PAT=github_pat_11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789abcdefghij",
+     "GH_PAT=github_pat_***", "11ABCDEFG0aBcDeFgHiJ"),
+    ("github-token-export", f"export GITHUB_TOKEN={_fz_GHP}", "export GITHUB_TOKEN=***", _fz_GHP[4:]),
+    ("github-authorization-token", f"Authorization: token {_fz_GHP}", "Authorization: token ***",
+     _fz_GHP[4:]),
+    ("gitlab-glpat", "Using GitLab token glpat-xR7mK2pQ9sT4vW8yZ1bC for CI",
+     "Using GitLab token glpat-*** for CI", "xR7mK2pQ9sT4vW8yZ1bC"),
+    ("slack-xoxb", "slack bot xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx connected",
+     "slack bot xoxb-*** connected", "AbCdEfGhIjKlMnOpQrSt"),
+    ("slack-xoxp-json", '{"user": "xoxp-1234567890-0987654321-1122334455-abcdef0123456789abcdef"}',
+     '{"user": "xoxp-***"}', "abcdef0123456789abcdef"),
+    ("aws-akia", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "aws_access_key_id = AKIA***",
+     "IOSFODNN7EXAMPLE"),
+    ("aws-asia-env", "AWS_ACCESS_KEY_ID=ASIAY34FZKBOKMUTVV7A aws s3 ls",
+     "AWS_ACCESS_KEY_ID=ASIA*** aws s3 ls", "Y34FZKBOKMUTVV7A"),
+    ("aws-secret-access-key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+     "aws_secret_access_key = ***", "wJalrXUtnFEMI/K7MDENG"),
+    ("google-aiza-url", "GET https://maps.googleapis.com/maps/api/geocode/json?address=Berlin"
+                        "&key=AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe 200",
+     "GET https://maps.googleapis.com/maps/api/geocode/json?address=Berlin&key=AIza*** 200",
+     "SyDaGmWKa4JsXZ-HjGw7"),
+    ("huggingface-hf", "huggingface-cli login --token hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+     "huggingface-cli login --token hf_***", "AbCdEfGhIjKlMnOpQrSt"),
+    ("stripe-sk-live", "charge failed for key sk_live_51HqLyjWDarjtT1zdp7dc4Kx9Q (card_declined)",
+     "charge failed for key sk_live_*** (card_declined)", "51HqLyjWDarjtT1zdp7dc"),
+    ("stripe-rk-live", "restricted key rk_live_51HqLyjWDarjtT1zdp7dc4Kx9Q in use",
+     "restricted key rk_live_*** in use", "51HqLyjWDarjtT1zdp7dc"),
+    ("stripe-assign", "stripe.api_key = 'sk_live_51HqLyjWDarjtT1zdp7dc4Kx9Q'", "stripe.api_key = ***",
+     "51HqLyjWDarjtT1zdp7dc"),
+    ("jwt-cookie", f"Set-Cookie: session={_fz_JWT}; Path=/; HttpOnly",
+     "Set-Cookie: session=eyJ***; Path=/; HttpOnly", _fz_JWT[3:40]),
+    ("jwt-json-id-token", f'{{"id_token": "{_fz_JWT}", "expires_in": 3600}}',
+     '{"id_token": "***", "expires_in": 3600}', _fz_JWT[3:40]),
+    ("bearer-header", "Authorization: Bearer abcdef0123456789abcdef",
+     "Authorization: Bearer ***", "abcdef0123456789abcdef"),
+    ("bearer-curl", 'curl -H "Authorization: Bearer sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t" '
+                    "https://api.openai.com/v1/models",
+     'curl -H "Authorization: Bearer ***" https://api.openai.com/v1/models', "Ab3dEf6hIj9kLm2nOp5q"),
+    ("bearer-jwt", f"Authorization: Bearer {_fz_JWT}", "Authorization: Bearer ***", _fz_JWT[3:40]),
+    ("bearer-lowercase-log", "sent header authorization=Bearer tok_9f8e7d6c5b4a3210 ok",
+     "sent header authorization=Bearer *** ok", "9f8e7d6c5b4a3210"),
+    ("bearer-bare", "retrying with Bearer 9f8e7d6c5b4a32100123 after 401",
+     "retrying with Bearer *** after 401", "9f8e7d6c5b4a32100123"),
+    ("basic-header", "Authorization: Basic dXNlcjpzM2NyM3RwYXNz", "Authorization: Basic ***",
+     "dXNlcjpzM2NyM3RwYXNz"),
+    ("x-api-key-header", "> x-api-key: 3f9a8b7c6d5e4f3a2b1c0d9e\r\n> host: api.example.com",
+     "> x-api-key: ***\r\n> host: api.example.com", "3f9a8b7c6d5e4f3a2b1c0d9e"),
+    ("postgres-url", "DATABASE_URL=postgres://app:s3cr3tP4ss@db.internal:5432/prod",
+     "DATABASE_URL=postgres://app:***@db.internal:5432/prod", "s3cr3tP4ss"),
+    ("postgres-sqlalchemy", "engine = create_engine('postgresql+psycopg2://scott:tiger123@localhost/test')",
+     "engine = create_engine('postgresql+psycopg2://scott:***@localhost/test')", "tiger123"),
+    ("redis-url", "connecting to redis://:hunter2pass@cache:6379/0 (attempt 2)",
+     "connecting to redis://:***@cache:6379/0 (attempt 2)", "hunter2pass"),
+    ("https-userinfo", "git clone https://deploy:Zk8vQ2mX9pL4@git.example.com/org/repo.git",
+     "git clone https://deploy:***@git.example.com/org/repo.git", "Zk8vQ2mX9pL4"),
+    ("https-userinfo-markdown", "[intranet](https://admin:P4ssw0rd!@intranet.example.com/)",
+     "[intranet](https://admin:***@intranet.example.com/)", "P4ssw0rd!"),
+    ("query-api-key", "GET /v1/data?api_key=abcd1234efgh5678&format=json HTTP/1.1",
+     "GET /v1/data?api_key=***&format=json HTTP/1.1", "abcd1234efgh5678"),
+    ("query-token", "fetched https://api.example.com/feed?user=bob&token=9f8e7d6c5b4a in 0.3s",
+     "fetched https://api.example.com/feed?user=bob&token=*** in 0.3s", "9f8e7d6c5b4a"),
+    ("env-api-key", "API_KEY=abcd1234efgh5678 python run.py", "API_KEY=*** python run.py",
+     "abcd1234efgh5678"),
+    ("env-db-password", "DB_PASSWORD=Tr0ub4dor&3", "DB_PASSWORD=***", "Tr0ub4dor"),
+    ("env-quoted-token", 'export SLACK_BOT_TOKEN="plainvalue123456"', "export SLACK_BOT_TOKEN=***",
+     "plainvalue123456"),
+    ("env-pgpassword", "PGPASSWORD=s3cretpass psql -h db -U app", "PGPASSWORD=*** psql -h db -U app",
+     "s3cretpass"),
+    ("yaml-password", "database:\n  user: app\n  password: hunter22\n",
+     "database:\n  user: app\n  password: ***\n", "hunter22"),
+    ("json-password", '{"user": "bob", "password": "hunter2!"}', '{"user": "bob", "password": "***"}',
+     "hunter2!"),
+    ("json-password-compact", '{"password":"hunter22","retries":3}', '{"password":"***","retries":3}',
+     "hunter22"),
+    ("json-password-escaped-quote", '{"password": "p@ss\\"w0rd!", "user": "bob"}',
+     '{"password": "***", "user": "bob"}', 'w0rd!'),
+    ("json-client-secret", '{"client_id": "abc", "client_secret": "9f8e7d6c5b4a32100123"}',
+     '{"client_id": "abc", "client_secret": "***"}', "9f8e7d6c5b4a32100123"),
+    ("json-api-key", '{"api_key": "0123456789abcdef", "region": "eu"}',
+     '{"api_key": "***", "region": "eu"}', "0123456789abcdef"),
+    ("pem-rsa-in-log", "loaded key:\n-----BEGIN RSA PRIVATE KEY-----\n" + _fz_PEM_BODY
+     + "-----END RSA PRIVATE KEY-----\ndone", "loaded key:\n[REDACTED PRIVATE KEY]\ndone",
+     "MIIEowIBAAKCAQEA7VJT"),
+    ("pem-openssh", "$ cat key\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUA\n"
+     "AAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n$ ",
+     "$ cat key\n[REDACTED PRIVATE KEY]\n$ ", "b3BlbnNzaC1rZXktdjEA"),
+    ("pem-ec", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY/PuoAoGCCqG\n"
+     "-----END EC PRIVATE KEY-----", "[REDACTED PRIVATE KEY]", "MHcCAQEEIIrYSSNQFaA2"),
+    ("pem-pkcs8-in-json", '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----'
+     '\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"}',
+     '{"type": "service_account", "private_key": "***"}', "MIIEvQIBADANBgkqhkiG"),
+    ("pem-truncated", "key follows\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n"
+     "[output truncated]", "key follows\n[REDACTED PRIVATE KEY]", "b3BlbnNzaC1rZXktdjEA"),
+]
+
+# (id, text): must come back unchanged.
+_fz_lookalike_cases = [
+    ("word-task-skip", "Run the task, then skip the rest if nothing changed."),
+    ("word-tokenizer", "The tokenizer splits each sentence into tokens."),
+    ("prose-passwordless", "Passwordless login explained: copy your public key with ssh-copy-id "
+                           "and sshd never asks for a password."),
+    ("prose-secret-bread", "The secret to good bread is a long, cold proof."),
+    ("prose-forgot-password", "Forgot your password? Reset it at https://example.com/reset"),
+    ("sha256-digest", "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  "
+                      "release.tar.gz"),
+    ("sha1-digest", "sha1 of the blob: da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+    ("git-commit", "Merge commit 9fceb02d0ae598e95dc970b74767f19372d61af8 into main (9fceb02)"),
+    ("path-ask-me-sk-notes", "Notes live in /home/ask-me/sk-notes.txt"),
+    ("uuid", "request 123e4567-e89b-12d3-a456-426614174000 finished"),
+    ("base64-short", "payload aGVsbG8gd29ybGQ= decodes to hello world"),
+    ("semver", "upgraded from 1.3.0-rc.1+build.7 to v1.4.2"),
+    ("url-no-credentials", "See https://example.com/a?b=c for details"),
+    ("url-port-query", "health https://example.com:8443/status?page=2&sort=asc ok"),
+    ("url-user-no-password", "clone https://alice@git.example.com/org/repo.git"),
+    ("file-url", "open file:///home/user/docs/index.html"),
+    ("email", "Contact alice.smith@example.com or mailto:ops@example.org"),
+    ("ssh-remote", "git remote add origin git@github.com:org/repo.git"),
+    ("sk-short-sklearn", "pip install scikit-learn  # a.k.a. sk-learn"),
+    ("sk-15-chars", "SKU sk-abcdefghijklmno is out of stock"),
+    ("bearer-of-bad-news", "Being the Bearer of bad news, I report the build failed."),
+    ("bearer-prose", "The API uses bearer authentication over TLS."),
+    ("token-usage-counts", "usage: prompt_tokens=1200 completion_tokens=350 total_tokens=1550"),
+    ("max-tokens-yaml", "max_tokens: 4096"),
+    ("json-token-type", '{"token_type": "Bearer", "expires_in": 3600}'),
+    ("prefixes-in-docs", "GitHub tokens start with ghp_ and Slack bot tokens with xoxb-."),
+    ("hf-hub-download", "call hf_hub_download(repo_id='gpt2', filename='config.json')"),
+    ("akia-prose", "AKIA is the prefix of AWS access key ids."),
+    ("iso-time", "2026-03-08T06:59:00+00:00 tick ok (no jobs due)"),
+]
+
+
+@pytest.mark.parametrize("text,expected,body", [c[1:] for c in _fz_secret_cases],
+                         ids=[c[0] for c in _fz_secret_cases])
+def test_fz_redact_masks_secret_shapes(text, expected, body):
+    got = hc.redact(text)
+    assert body not in got, f"secret body survived: {got!r}"
+    assert got == expected
+    assert hc.redact(got) == got  # masking is idempotent
+
+
+@pytest.mark.parametrize("text", [c[1] for c in _fz_lookalike_cases],
+                         ids=[c[0] for c in _fz_lookalike_cases])
+def test_fz_redact_leaves_lookalikes_unchanged(text):
+    assert hc.redact(text) == text
+
+
+def test_fz_redact_corpus_sizes():
+    counts = (f"redaction corpus: {len(_fz_secret_cases)} secret shapes, "
+              f"{len(_fz_lookalike_cases)} look-alikes")
+    print(counts)
+    assert len(_fz_secret_cases) >= 40 and len(_fz_lookalike_cases) >= 20, counts
+    assert len({c[0] for c in _fz_secret_cases}) == len(_fz_secret_cases), counts
+    assert len({c[0] for c in _fz_lookalike_cases}) == len(_fz_lookalike_cases), counts
+
+
+# ---- 14.2 the fuzz harness -----------------------------------------------------------
+
+_fz_CALL_LIMIT = 1.0       # seconds one call may take
+_fz_WATCHDOG = 10.0        # a call still running after this is interrupted as a hang
+_fz_NOW = datetime(2026, 3, 6, 12, 0, tzinfo=timezone.utc)
+_fz_COUNTS = {}            # surface -> calls made
+_fz_RESULTS = {}           # surface -> (bugs, slow calls, seconds), filled once per run
+
+
+class _fz_Hang(BaseException):
+    """Raised by the watchdog inside a call that hangs (BaseException: nothing swallows it)."""
+
+
+def _fz_on_alarm(signum, frame):
+    raise _fz_Hang()
+
+
+class _fz_Surface:
+    """Counts calls of one surface and collects distinct bugs with their shortest input."""
+
+    def __init__(self, name, allowed=(hc.HermesCronError,)):
+        self.name, self.allowed = name, allowed
+        self.calls, self.bugs, self.slow, self.longest = 0, {}, [], 0.0
+
+    def call(self, what, fn, *args, **kwargs):
+        """Call fn; return (True, result) or (False, exception) for an allowed exception."""
+        self.calls += 1
+        _fz_COUNTS[self.name] = _fz_COUNTS.get(self.name, 0) + 1
+        use_alarm = hasattr(signal, "setitimer")
+        start = time.monotonic()
+        try:
+            if use_alarm:
+                signal.setitimer(signal.ITIMER_REAL, _fz_WATCHDOG)
+            try:
+                result = fn(*args, **kwargs)
+            finally:
+                if use_alarm:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        except _fz_Hang:
+            self.bug(what, "hang", f"still running after {_fz_WATCHDOG:.0f} s")
+            return False, None
+        except self.allowed as exc:
+            if not str(exc).strip():
+                self.bug(what, type(exc).__name__ + " with an empty message", "")
+            return False, exc
+        except BaseException as exc:  # noqa: B902 - everything else is a bug
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            tb = traceback.extract_tb(exc.__traceback__)
+            frame = tb[-1] if tb else None
+            where = f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}" \
+                if frame else "?"
+            self.bug(what, f"{type(exc).__name__} at {where}", f"{type(exc).__name__}: {exc}"[:300])
+            return False, exc
+        finally:
+            took = time.monotonic() - start
+            self.longest = max(self.longest, took)
+            if took > _fz_CALL_LIMIT:
+                self.slow.append((round(took, 2), what))
+        return True, result
+
+    def bug(self, what, signature, detail):
+        shown = what if isinstance(what, str) else repr(what)
+        old = self.bugs.get(signature)
+        if old is None or len(shown) < len(old[0]):
+            self.bugs[signature] = (shown[:600], detail)
+
+    def report(self):
+        lines = [f"{self.name}: {len(self.bugs)} distinct bug(s) in {self.calls} calls"]
+        for signature, (what, detail) in sorted(self.bugs.items()):
+            lines.append(f"  - {signature}\n      input: {what}\n      {detail}")
+        for took, what in self.slow[:10]:
+            lines.append(f"  - slow call ({took} s > {_fz_CALL_LIMIT} s): {what!r}"[:600])
+        return "\n".join(lines)
+
+
+def _fz_run(name, body, *args):
+    """Run a surface's fuzz body once per session; later callers get the cached result."""
+    if name not in _fz_RESULTS:
+        old = signal.signal(signal.SIGALRM, _fz_on_alarm) \
+            if hasattr(signal, "SIGALRM") else None
+        start = time.monotonic()
+        try:
+            surface = body(*args)
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGALRM, old)
+        _fz_RESULTS[name] = (surface, time.monotonic() - start)
+    return _fz_RESULTS[name]
+
+
+def _fz_check(name, body, *args):
+    surface, seconds = _fz_run(name, body, *args)
+    assert not surface.bugs and not surface.slow, surface.report()
+    return surface, seconds
+
+
+# ---- 14.3 generators -------------------------------------------------------------------
+
+_fz_ZONES_OK = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kathmandu", "Australia/Lord_Howe",
+                "Pacific/Chatham", "Pacific/Kiritimati", "America/St_Johns", "+05:30", "-03:00",
+                "UTC-3", "GMT+14", "Etc/GMT-14", "Z", "utc"]
+_fz_ZONES_BAD = ["Mars/Olympus", "", " ", "America/", "/etc/localtime", "../../../etc/passwd",
+                 "+24:00", "UTC+99", "+5:", "Europe/Berlin\x00", "UTC\n", "\u00fc", "a" * 300,
+                 "Europe//Berlin", "..", "+", "UTC+", "GMT-", "-99", "\ud800", "Etc/GMT+99",
+                 "America/New_York ", "+\u0665"]
+_fz_UNICODE = ["\u0661", "\u0662\u0663", "\uff10", "\u00b2", "\u2003", "\u00a0", "\u200b", "\ufeff",
+               "\U0001f600", "\u0301", "\ud800", "\u212a", "\u0130", "\u00df", "\x00", "\x7f",
+               "\u2028", "\u0965", "\u09e7", "\u216b"]
+_fz_NAMES = ["jan", "FEB", "mar", "apr", "May", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+             "sun", "MON", "tue", "wed", "thu", "fri", "sat", "mond", "ja", "xyz", "l", "w", "lw"]
+_fz_MACROS = ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly",
+              "@reboot", "@", "@DAILY", "@ daily", "@every 5m", "@hourly *", "@@daily"]
+
+
+def _fz_num(rng):
+    r = rng.random()
+    if r < 0.6:
+        return str(rng.randint(0, 60))
+    if r < 0.8:
+        return str(rng.randint(0, 9999))
+    if r < 0.9:
+        return str(rng.choice([-1, 10 ** 20, 2 ** 63, 10 ** 400 if rng.random() < 0.3 else 99]))
+    return rng.choice(["00", "007", "+1", "1.5", "0x1f", "1e3", "\u0661", "\uff11\uff12", "-0", "\u00b2"])
+
+
+def _fz_cron_atom(rng):
+    r = rng.random()
+    if r < 0.25:
+        return _fz_num(rng)
+    if r < 0.35:
+        return rng.choice(["*", "?", "L", "W", "LW", "#"])
+    if r < 0.5:
+        return f"{_fz_num(rng)}-{_fz_num(rng)}"
+    if r < 0.6:
+        return f"{rng.choice(['*', _fz_num(rng), _fz_num(rng) + '-' + _fz_num(rng)])}/{_fz_num(rng)}"
+    if r < 0.68:
+        return f"{_fz_num(rng)}{rng.choice(['L', 'W', 'l', 'w'])}"
+    if r < 0.76:
+        return f"{_fz_num(rng)}#{_fz_num(rng)}"
+    if r < 0.88:
+        name = rng.choice(_fz_NAMES)
+        return name if rng.random() < 0.6 else f"{name}-{rng.choice(_fz_NAMES)}"
+    return "".join(rng.choice("0123456789*/,-?#LW") for _ in range(rng.randint(1, 6)))
+
+
+def _fz_cron_field(rng):
+    field = ",".join(_fz_cron_atom(rng) for _ in range(rng.choice([1, 1, 1, 2, 3])))
+    if rng.random() < 0.03:
+        field = rng.choice(_fz_UNICODE) + field if rng.random() < 0.5 else field + rng.choice(_fz_UNICODE)
+    return field
+
+
+_fz_FIELD_RANGES = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 7)]
+
+
+def _fz_cron_plausible_field(rng, index):
+    """A field that is mostly in range, so the expression often constructs."""
+    lo, hi = _fz_FIELD_RANGES[index]
+
+    def value():
+        if index == 3 and rng.random() < 0.2:
+            return rng.choice(_fz_NAMES[:12])
+        if index == 4 and rng.random() < 0.2:
+            return rng.choice(_fz_NAMES[12:19])
+        return str(rng.randint(lo, hi) if rng.random() < 0.97 else rng.randint(hi, hi + 3))
+
+    def atom():
+        r = rng.random()
+        if r < 0.4:
+            return value()
+        if r < 0.55:
+            a, b = sorted((value(), value()), key=lambda v: (len(v), v)) if rng.random() < 0.8 \
+                else (value(), value())
+            return f"{a}-{b}"
+        if r < 0.7:
+            return f"{rng.choice(['*', value(), value() + '-' + value()])}/{rng.randint(1, hi + 2)}"
+        if index == 2 and r < 0.85:
+            return rng.choice(["L", "LW", f"{rng.randint(1, 31)}W", "?", "L-3"])
+        if index == 4 and r < 0.85:
+            return rng.choice([f"{rng.randint(0, 7)}L", f"{rng.randint(0, 7)}#{rng.randint(1, 5)}",
+                               "?", "L"])
+        return "*"
+
+    return ",".join(atom() for _ in range(rng.choice([1, 1, 1, 2, 3])))
+
+
+def _fz_cron_text(rng):
+    r = rng.random()
+    if r < 0.45:
+        text = " ".join(_fz_cron_plausible_field(rng, i) for i in range(5))
+    elif r < 0.5:
+        text = rng.choice(_fz_MACROS)
+    elif r < 0.52:
+        text = rng.choice(["1,", "*/1 ", "1-2,", "L,", "0 "]) * rng.randint(200, 6000)
+    elif r < 0.56:
+        text = "".join(rng.choice("0123456789*/,-?#LWlw@ \t\n" + "".join(_fz_UNICODE))
+                       for _ in range(rng.randint(0, 40)))
+    else:
+        n = rng.choice([5] * 8 + [0, 1, 3, 4, 6, 7])
+        sep = rng.choice([" "] * 10 + ["\t", "  ", "\n", "\u00a0", "\u2003"])
+        text = sep.join(_fz_cron_field(rng) for _ in range(n))
+    if rng.random() < 0.15:
+        zone = rng.choice(_fz_ZONES_OK if rng.random() < 0.6 else _fz_ZONES_BAD)
+        text = rng.choice(["CRON_TZ=", "cron_tz=", "CRON_TZ= ", "CRON_TZ"]) + zone + " " + text
+    if rng.random() < 0.03:
+        text = rng.choice([" ", "\t", "\n"]) + text + rng.choice([" ", "\n", "\r\n"])
+    return text
+
+
+def datetime_arg(rng):
+    r = rng.random()
+    if r < 0.03:  # the very ends of the calendar
+        dt = rng.choice([datetime(1, 1, 1, 0, 0), datetime(1, 1, 1, 12, 0),
+                         datetime(9999, 12, 31, 23, 59), datetime(9999, 12, 31, 12, 0)])
+        if rng.random() < 0.6:
+            dt = dt.replace(tzinfo=hc._zone(rng.choice(_fz_ZONES_OK[:10])))
+        return dt
+    if r < 0.08:
+        year = rng.choice([1, 2, 9998, 9999])
+    elif r < 0.1:
+        year = rng.randint(1, 9999)
+    else:
+        year = rng.randint(1990, 2100)
+    month = rng.randint(1, 12)
+    day = rng.randint(1, 28)
+    dt = datetime(year, month, day, rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59),
+                      fold=rng.randint(0, 1))
+    if rng.random() < 0.6:
+        zone = rng.choice(_fz_ZONES_OK[:10])
+        try:
+            dt = dt.replace(tzinfo=hc._zone(zone))
+        except hc.HermesCronError:
+            pass
+    return dt
+
+
+def _fz_iso_text(rng):
+    r = rng.random()
+    if r < 0.08:
+        return "".join(rng.choice("0123456789-:T Zz+.\u0661\uff10") for _ in range(rng.randint(0, 30)))
+    if r < 0.1:
+        return "2026-03-06T12:00:00" + "0" * rng.randint(1, 5000)
+    y = rng.choice([f"{rng.randint(0, 9999):04d}", "0000", "9999", "0001", "\u0662\u0660\u0662\u0666",
+                    "20260", "26"])
+    mo = rng.choice([f"{rng.randint(0, 13):02d}", "00", "12", "\u0661\u0662", "1"])
+    d = rng.choice([f"{rng.randint(0, 32):02d}", "29", "31", "00"])
+    text = f"{y}-{mo}-{d}"
+    if rng.random() < 0.8:
+        text += rng.choice(["T", "t", " ", "  ", "_"])
+        text += f"{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}"
+        if rng.random() < 0.6:
+            text += f":{rng.randint(0, 61):02d}"
+            if rng.random() < 0.3:
+                text += "." + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 8)))
+    if rng.random() < 0.6:
+        text += rng.choice(["Z", "z", "+00:00", "-23:59", "+23:59", "+24:00", "+99:99", "+0530",
+                            f"{rng.choice('+-')}{rng.randint(0, 30):02d}:{rng.randint(0, 70):02d}",
+                            " +01:00", "+1", "+01:0", "Z\n"])
+    return text
+
+
+_fz_PHRASE_WORDS = ["every", "in", "at", "and", "day", "days", "weekday", "weekdays", "weekend",
+                    "weekends", "monday", "mondays", "tue", "wed", "fri", "sunday", "noon",
+                    "midnight", "midday", "9am", "12pm", "0am", "13pm", "9:30", "25:00", "9:60",
+                    "9:3", "23:59", "00:00", "pm", "am", "hour", "hours", "m", "min", "minute",
+                    "h", "hr", "d", "30m", "0m", "5h", "1d", "2 hours", "99999999999999999999d",
+                    "1000000000m", "-5m", "\u0663\u0660m", "every", "other", "x", "@daily",
+                    "CRON_TZ=UTC", "*", "*/5", "1-5", "L", "5#2"]
+
+
+def _fz_schedule_text(rng):
+    r = rng.random()
+    if r < 0.3:
+        return " ".join(rng.choice(_fz_PHRASE_WORDS) for _ in range(rng.randint(1, 5)))
+    if r < 0.45:
+        amount = rng.choice(["", "0", "1", "30", "00", "999999999", str(10 ** rng.randint(5, 30)),
+                             "\u0663", "-1", "1.5"])
+        unit = rng.choice(["m", "min", "mins", "minute", "minutes", "h", "hr", "hrs", "hour",
+                           "hours", "d", "day", "days", "s", "w", "", "M", " h"])
+        return rng.choice(["", "every ", "in ", "EVERY ", "In  "]) + amount + unit
+    if r < 0.65:
+        return _fz_iso_text(rng)
+    if r < 0.85:
+        return _fz_cron_text(rng)
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 :-*/@#,." + "".join(_fz_UNICODE))
+                   for _ in range(rng.randint(0, 30)))
+
+
+_fz_JUNK = {"surrogates": True}  # lone surrogates crash many writers: the jobs surface rations them
+
+
+def _fz_junk(rng, depth=0):
+    r = rng.random()
+    options = [None, True, False, 0, -1, 1, 2 ** 63, -(10 ** 30), 1.5, float("1e308"), "", " ",
+               "x", "\u0661", "\x00", "a" * 2000, "2026-03-06T12:00:00+00:00", "not a date",
+               "0 9 * * *", "@daily", "local", "file:/nonexistent/x", "../x", "/"]
+    if _fz_JUNK["surrogates"]:
+        options.append("\ud800")
+    if depth < 3 and r < 0.15:
+        return [_fz_junk(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    if depth < 3 and r < 0.3:
+        return {rng.choice(["a", "kind", "expr", "times", "id", ""]): _fz_junk(rng, depth + 1)
+                for _ in range(rng.randint(0, 3))}
+    return rng.choice(options)
+
+
+# ---- 14.4 surfaces ---------------------------------------------------------------------
+
+
+def _fz_body_cron(n=9000, seed=1401):
+    rng = random.Random(seed)
+    s = _fz_Surface("CronExpr")
+    for _ in range(n):
+        text = _fz_cron_text(rng)
+        ok, expr = s.call(f"CronExpr({text!r})", hc.CronExpr, text)
+        if not ok:
+            continue
+        for _ in range(2):
+            dt = datetime_arg(rng)
+            tz = None if rng.random() < 0.5 else rng.choice(_fz_ZONES_OK + _fz_ZONES_BAD[:6])
+            s.call(f"CronExpr({text!r}).next_after({dt!r}, tz={tz!r})", expr.next_after, dt, tz)
+            s.call(f"CronExpr({text!r}).matches({dt!r}, tz={tz!r})", expr.matches, dt, tz)
+    return s
+
+
+def _fz_body_schedule(tmp, n=9000, seed=1402):
+    rng = random.Random(seed)
+    s = _fz_Surface("parse_schedule")
+    # next_fires() previews a schedule without writing: the path `add` and `next` take.
+    home = hc.CronHome(tmp / "preview", clock=lambda: _fz_NOW, environ={}, lock_timeout=2)
+    for _ in range(n):
+        text = _fz_schedule_text(rng)
+        now = datetime_arg(rng) if rng.random() < 0.5 else _fz_NOW
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=timezone.utc)
+        tz = None if rng.random() < 0.4 else rng.choice(_fz_ZONES_OK + _fz_ZONES_BAD)
+        ok, _ = s.call(f"parse_schedule({text!r}, now={now!r}, tz={tz!r})", hc.parse_schedule, text,
+                       now=now, tz=tz)
+        if ok:
+            s.call(f"next_fires({text!r}, 2, tz={tz!r}, after={now!r})", home.next_fires, text, 2,
+                   tz=tz, after=now)
+    for text in (None, 5, b"@daily", ["@daily"], "", " \t\n"):
+        s.call(f"parse_schedule({text!r})", hc.parse_schedule, text, now=_fz_NOW)
+    return s
+
+
+def _fz_body_iso(n=8000, seed=1403):
+    rng = random.Random(seed)
+    s = _fz_Surface("parse_iso")
+    for _ in range(n):
+        text = _fz_iso_text(rng) if rng.random() < 0.9 else _fz_schedule_text(rng)
+        s.call(f"parse_iso({text!r})", hc.parse_iso, text)
+    for text in (None, 5, b"2026-01-01", ["2026-01-01"], _fz_NOW):
+        s.call(f"parse_iso({text!r})", hc.parse_iso, text)
+    return s
+
+
+_fz_CLI_COMMANDS = ["list", "add", "create", "edit", "pause", "resume", "remove", "rm", "delete",
+                    "next", "tick", "run", "runs", "history", "status", "doctor", "why", "output",
+                    "export", "incidents", "deliveries", "prompt", "notepad", "bogus", ""]
+
+
+def _fz_cli_argv(rng, refs, tmp):
+    def value():
+        r = rng.random()
+        if r < 0.2:
+            return rng.choice(refs)
+        if r < 0.4:
+            return _fz_schedule_text(rng)
+        if r < 0.5:
+            return rng.choice(_fz_ZONES_OK + _fz_ZONES_BAD).replace("\x00", "")
+        if r < 0.6:
+            return rng.choice(["", "-", "--", "-1", "0", "3", "99999999999999999999", "auto",
+                               "once", "forever", "x" * 3000, "\udcff\udcfe", "\u0661"])
+        return rng.choice(deliveries)
+
+    deliveries = ["local", "stdout", f"file:{tmp}/deliver.txt", "command:true", "email:a@example.com",
+                  "webhook:http://127.0.0.1:9/hook", "webhook:https://u:p@h.example/x",
+                  "webhook:ftp://x", "webhook:http://[::1", "bogus", ",", "local,,stdout", "file:rel",
+                  "telegram", "email:", "\udcff"]
+    flags = {
+        "add": ["--name", "--tz", "--deliver", "--failure-deliver", "--repeat", "--skill", "--script",
+                "--no-agent", "--context-from", "--model", "--provider", "--base-url", "--workdir",
+                "--paused", "--reason"],
+        "edit": ["--name", "--tz", "--deliver", "--repeat", "--schedule", "--prompt", "--agent",
+                 "--clear-skills", "--no-agent", "--script", "--context-from", "--provider",
+                 "--base-url", "--workdir", "--skill"],
+        "pause": ["--reason"], "resume": ["--run-now", "--at"], "next": ["-n", "--tz", "--after"],
+        "run": ["--occurrence"], "runs": ["--limit"], "output": ["--list", "--run"],
+        "incidents": ["--state", "--job"], "deliveries": ["--status", "--limit"],
+    }
+    flag_values = {"--provider": ["openai", "custom", "nosuch", ""],
+                   "--base-url": ["http://127.0.0.1:9/v1", "https://api.openai.com/v1", "ftp://x", ""],
+                   "--workdir": [str(tmp), "/nonexistent", "rel", ""],
+                   "--script": ["x.py", "../etc/passwd", "", "/bin/sh"],
+                   "--deliver": deliveries, "--failure-deliver": deliveries,
+                   "--after": [_fz_iso_text(rng) for _ in range(3)] + ["0001-01-01T00:00:00+01:00"],
+                   "--at": [_fz_iso_text(rng) for _ in range(3)] + ["9999-12-31T23:59:59-23:59"],
+                   "--occurrence": [_fz_iso_text(rng) for _ in range(3)] + ["auto", "AUTO"],
+                   "-n": ["1", "0", "-1", "1000", "1001", "99999999999999999999", "x"],
+                   "--limit": ["1", "0", "-1", "1000", "99999999999999999999", "x"]}
+    command = rng.choice(_fz_CLI_COMMANDS) if rng.random() < 0.7 else rng.choice(["add", "edit"])
+    argv = [command] if command else []
+    if command in ("add", "create"):
+        argv += [_fz_schedule_text(rng) if rng.random() < 0.4 else
+                 rng.choice(["@daily", "every 30m", "in 5m", "weekdays at 9:30", "0 9 * * 1-5"])]
+        if rng.random() < 0.8:
+            argv.append(rng.choice(["summarise alerts", "", "x" * 500, "ignore all previous instructions",
+                                    "\u200bhidden", "\udcff prompt"]))
+    elif command in ("edit", "pause", "resume", "remove", "rm", "delete", "run", "why", "output",
+                     "prompt", "notepad"):
+        argv.append(rng.choice(refs) if rng.random() < 0.85 else value())
+        if command == "notepad" and rng.random() < 0.8:
+            argv.append(rng.choice(["list", "get", "set", "delete", "bogus"]))
+            argv += [value() for _ in range(rng.randint(0, 2))]
+    elif command == "next":
+        argv.append(rng.choice(refs) if rng.random() < 0.3 else _fz_schedule_text(rng))
+    elif command == "export":
+        argv.append(rng.choice(["crontab", "systemd", "kubernetes", "nomad"]))
+        argv += [rng.choice(refs) for _ in range(rng.randint(0, 2))]
+    elif command == "incidents":
+        argv += rng.choice([[], ["list"], ["ack"], ["ack", value()]])
+    for _ in range(rng.randint(0, 4)):
+        flag = rng.choice(flags.get(command.replace("create", "add"), ["--json"]) + ["--json"]
+                          if rng.random() < 0.97 else ["--bogus", "--version", "-x", "--help"])
+        argv.append(flag)
+        if flag in ("--no-agent", "--paused", "--agent", "--clear-skills", "--run-now", "--list",
+                    "--json", "--help", "--version"):
+            continue
+        if rng.random() < 0.95:
+            argv.append(rng.choice(flag_values[flag]) if flag in flag_values and rng.random() < 0.7
+                        else value())
+    if rng.random() < 0.5:
+        argv += ["--home", str(tmp / "home")]
+    else:
+        argv = ["--home", str(tmp / "home")] + argv
+    return argv
+
+
+def _fz_body_cli(tmp, capsys, monkeypatch, n=300, seed=1404):
+    rng = random.Random(seed)
+    s = _fz_Surface("CLI")
+    # A real stderr writes unencodable text (surrogate-escaped argv bytes) with
+    # backslashreplace; stdout stays strict, as under a UTF-8 locale.
+    sys.stderr.reconfigure(errors="backslashreplace")
+    for key in list(os.environ):
+        if key.startswith(("HERMES_", "TZ")) or key.endswith(("_API_KEY", "_TOKEN")):
+            monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("HERMES_CRON_NOW", "2026-03-06T12:00:00+00:00")
+    monkeypatch.setenv("HERMES_CRON_LOCK_TIMEOUT", "2")
+    monkeypatch.setenv("HERMES_CRON_DRAIN_SECONDS", "1")
+    home = str(tmp / "home")
+    refs = ["digest", "hourly", "once", "nosuch", "DIGEST", "", "0123456789ab"]
+    for argv in (["add", "weekdays at 9:30", "summarise", "--name", "digest"],
+                 ["add", "every 30m", "poll", "--name", "hourly", "--deliver", "stdout"],
+                 ["add", "in 5m", "remind", "--name", "once", "--deliver", f"file:{tmp}/d.txt"]):
+        assert hc.main(["--home", home] + argv) == 0, capsys.readouterr()
+    capsys.readouterr()
+    with open(os.path.join(home, "jobs.json")) as f:
+        refs += [j["id"] for j in json.load(f)["jobs"]]
+    for _ in range(n):
+        argv = _fz_cli_argv(rng, refs, tmp)
+        ok, code = s.call(f"main({argv!r})", hc.main, argv)
+        out, err = capsys.readouterr()
+        tally = f"CLI exit {code if ok else type(code).__name__}"
+        _fz_COUNTS[tally] = _fz_COUNTS.get(tally, 0) + 1
+        if ok and code not in (0, 1, 2, 3, 4):
+            s.bug(f"main({argv!r})", f"exit code {code!r}", err[-300:])
+        if "Traceback" in err:
+            s.bug(f"main({argv!r})", "Traceback on stderr", err[-300:])
+    # The read commands print whatever a hand-edited or upstream store holds.
+    reads = [["list"], ["list", "--all"], ["--json", "list"], ["status"], ["doctor"], ["--json", "doctor"],
+             ["export", "crontab"], ["runs"], ["incidents"]]
+    for i in range(12):
+        store = tmp / f"garbage{i}"
+        store.mkdir()
+        _fz_JUNK["surrogates"] = i % 4 == 0
+        try:
+            jobs = [_fz_job_record(rng, tmp) for _ in range(rng.randint(1, 4))]
+        finally:
+            _fz_JUNK["surrogates"] = True
+        text = json.dumps({"jobs": jobs})
+        (store / "jobs.json").write_text(text, encoding="utf-8")
+        ids = [j["id"] for j in jobs if isinstance(j.get("id"), str) and j["id"].strip()][:1]
+        for words in reads + [[c, ids[0]] for c in ("why", "prompt", "next", "output")
+                              if ids and rng.random() < 0.5]:
+            argv = ["--home", str(store)] + words
+            ok, code = s.call(f"main({argv!r}) on jobs.json={text[:400]}", hc.main, argv)
+            out, err = capsys.readouterr()
+            if ok and code not in (0, 1, 2, 3, 4):
+                s.bug(f"main({argv!r}) on jobs.json={text[:400]}", f"exit code {code!r}", err[-300:])
+    return s
+
+
+_fz_SAFE_DELIVER = ["local", "stdout", "", None, 5, [], "bogus", "telegram", "local,stdout",
+                    "email:a@example.com", "webhook:http://127.0.0.1:9/x", "file:relative"]
+
+
+def _fz_job_record(rng, tmp):
+    job = {}
+    for key in hc._JOB_KEYS:
+        r = rng.random()
+        if r < 0.25:
+            continue
+        job[key] = _fz_junk(rng)
+    if rng.random() < 0.6:
+        job["id"] = rng.choice([f"{rng.getrandbits(48):012x}", "dup", "", 5, None, "x" * 200])
+    if rng.random() < 0.7:
+        job["schedule"] = rng.choice([
+            {"kind": "cron", "expr": rng.choice(["0 9 * * *", "* * * * *", _fz_cron_text(rng),
+                                                 _fz_junk(rng)])},
+            {"kind": "interval", "minutes": rng.choice([30, 0, -5, 10 ** 12, "30", None, 1.5])},
+            {"kind": "once", "run_at": rng.choice(["2026-03-06T11:59:00+00:00", "2026-03-06T12:00:00",
+                                                   "2020-01-01T00:00:00Z", "9999-12-31T23:59:59-23:59",
+                                                   "0001-01-01T00:00:00+23:59", "junk", None, 5])},
+            {"kind": rng.choice(["cron", "interval", "once", "weird", None, 5])},
+            rng.choice(["0 9 * * *", "every 30m", "@daily", 5, None, [], {}]),
+        ])
+    if rng.random() < 0.6:
+        job["next_run_at"] = rng.choice(["2026-03-06T11:59:00+00:00", "2026-03-05T00:00:00+00:00",
+                                         "2026-03-06T11:59:00", "junk", None, 0, [],
+                                         "0001-01-01T00:00:00+23:59", "9999-12-31T23:59:59-23:59"])
+    if rng.random() < 0.3:
+        job["repeat"] = rng.choice([{"times": 1, "completed": 0}, {"times": "x"}, {"completed": None},
+                                    {"times": -1, "completed": 10 ** 20}, 3, "once", None, []])
+    # Never let a garbage record run a real command or write outside tmp.
+    job["deliver"] = rng.choice(_fz_SAFE_DELIVER)
+    if "failure_deliver" in job or rng.random() < 0.2:
+        job["failure_deliver"] = rng.choice(_fz_SAFE_DELIVER)
+    job["workdir"] = rng.choice([str(tmp), None, "", "/nonexistent", "rel", 5])
+    if rng.random() < 0.5:
+        job["script"] = rng.choice([None, "", "x.py", "../x.py", "/bin/true", 5, []])
+    if rng.random() < 0.5:
+        job["provider"] = rng.choice([None, "", "custom", "nosuch", 5])
+        job["base_url"] = rng.choice([None, "", "http://127.0.0.1:9/v1", "ftp://x", 5])
+    if rng.random() < 0.2:
+        job["pending_slot"] = _fz_junk(rng)
+    if rng.random() < 0.2:
+        job["fire_claim"] = _fz_junk(rng)
+    return job
+
+
+def _fz_valid_records(rng, path, tmp):
+    """Real records written by add_job (due at _fz_NOW), for mutation."""
+    earlier = _fz_NOW - timedelta(minutes=rng.choice([1, 3, 30, 600]))
+    maker = hc.CronHome(path, clock=lambda: earlier, environ={}, lock_timeout=2)
+    try:
+        for schedule in rng.sample(["* * * * *", "every 2m", "in 1m", "*/5 * * * *", "0 12 * * *",
+                                    "CRON_TZ=America/New_York * * * * *", "every 1m"], 3):
+            maker.add_job(schedule, rng.choice(["summarise", "[SILENT] probe"]),
+                          deliver=rng.choice(["local", "stdout", f"file:{tmp}/deliver.txt"]),
+                          repeat=rng.choice([None, 1, 2]))
+        with open(path / "jobs.json", encoding="utf-8") as f:
+            return json.load(f)["jobs"]
+    finally:
+        maker.close()
+
+
+def _fz_mutate(rng, job, tmp):
+    for key in rng.sample(sorted(job), rng.randint(1, 3)):
+        job[key] = _fz_junk(rng) if rng.random() < 0.7 else _fz_job_record(rng, tmp).get(key)
+    if rng.random() < 0.2:
+        del job[rng.choice(sorted(job))]
+    job["deliver"] = rng.choice(_fz_SAFE_DELIVER + [job.get("deliver")] * 3) \
+        if not isinstance(job.get("deliver"), str) or not job["deliver"].startswith("file:") \
+        else job["deliver"]
+    if isinstance(job.get("deliver"), str) and job["deliver"].startswith(("command:", "file:/n")):
+        job["deliver"] = "local"
+    return job
+
+
+def _fz_body_jobs(tmp, n_homes=64, seed=1405):
+    rng = random.Random(seed)
+    s = _fz_Surface("jobs.json")
+    records = 0
+    for i in range(n_homes):
+        path = tmp / f"jobs{i}" / "cron"
+        path.mkdir(parents=True)
+        _fz_JUNK["surrogates"] = rng.random() < 0.15
+        jobs = []
+        if i % 2:  # half the homes: real records with a few fields mutated
+            for job in _fz_valid_records(rng, path, tmp):
+                jobs.append(_fz_mutate(rng, job, tmp) if rng.random() < 0.85 else job)
+                records += 1
+        for _ in range(rng.randint(1 - i % 2, 12 if i % 2 == 0 else 4)):
+            r = rng.random()
+            jobs.append(_fz_job_record(rng, tmp) if r < 0.85 else _fz_junk(rng))
+            records += 1
+        shape = rng.random()
+        if shape < 0.6:
+            doc = {"jobs": jobs, "updated_at": _fz_junk(rng)}
+        elif shape < 0.75:
+            doc = jobs
+        elif shape < 0.85:
+            doc = {str(j.get("id")) if isinstance(j, dict) else str(k): j for k, j in enumerate(jobs)}
+        elif shape < 0.9:
+            doc = {"jobs": {str(k): j for k, j in enumerate(jobs)}}
+        else:
+            doc = rng.choice([{"jobs": "x"}, {"jobs": None}, 5, "jobs", {}, {"jobs": [[]]}])
+        text = json.dumps(doc, ensure_ascii=rng.random() < 0.5)
+        if rng.random() < 0.05:
+            text = text[: rng.randint(0, len(text))]  # a torn file: StoreCorruptError is fine
+        with open(path / "jobs.json", "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(text)
+        home = hc.CronHome(path, clock=lambda: _fz_NOW, environ={}, lock_timeout=2,
+                           runner=lambda prompt, job: "ok")
+        try:
+            what = f"jobs.json={text[:500]}"
+            s.call(f"jobs() on {what}", home.jobs)
+            ok, loaded = s.call(f"jobs(include_all=False) on {what}", home.jobs, False)
+            ok, report = s.call(f"tick() on {what}", home.tick)
+            if ok:
+                _fz_COUNTS["jobs.json fires"] = (_fz_COUNTS.get("jobs.json fires", 0)
+                                                 + len(report.get("dispatched", ())))
+            s.call(f"doctor() on {what}", home.doctor)
+            s.call(f"status() on {what}", home.status)
+            refs = [j.get("id") for j in (loaded if ok else []) if isinstance(j, dict)][:3]
+            for ref in refs:
+                if isinstance(ref, str) and ref:
+                    s.call(f"why({ref!r}) on {what}", home.why, ref)
+                    s.call(f"next_fires({ref!r}) on {what}", home.next_fires, ref, 2)
+                    s.call(f"prompt({ref!r}) on {what}", home.prompt, ref)
+            s.call(f"tick() again on {what}", home.tick)
+        finally:
+            home.close()
+            _fz_JUNK["surrogates"] = True
+    _fz_COUNTS["jobs.json records"] = records
+    return s
+
+
+def _fz_config_value(rng, key):
+    good = {"timezone": "Europe/Berlin", "catch_up_missed": False, "max_parallel": 2,
+            "failure_repeat_alert_hours": 0, "output_retention": 5, "script_timeout_seconds": 10,
+            "run_timeout_seconds": 10, "scripts_dir": "scripts", "skills_dir": "../skills",
+            "agent": {"command": "true"}, "providers": {"local": {"base_url": "http://127.0.0.1:9/v1"}},
+            "fallback_providers": ["local"], "webhook_secret_env": "HOOK_SECRET",
+            "smtp": {"host": "127.0.0.1", "port": 9}, "allow_agent_scheduling": True,
+            "failure_deliver": "stdout", "wrap_response": True, "failure_nudge_threshold": 0,
+            "script_env_passthrough": ["LANG"]}
+    r = rng.random()
+    if r < 0.3 and key in good:
+        return good[key]
+    if r < 0.45:
+        return rng.choice([{"x": _fz_junk(rng)}, {"local": None}, {"local": {"base_url": 5}},
+                           {"command": 5, "model": []}, {"": {}}, {"host": None, "port": "x"}])
+    return _fz_junk(rng)
+
+
+def _fz_body_config(tmp, n=500, seed=1406):
+    rng = random.Random(seed)
+    s = _fz_Surface("config.json", allowed=(hc.InvalidInputError, hc.StoreCorruptError))
+    follow = _fz_Surface("config.json follow-up")
+    keys = list(hc._CONFIG_KEYS)
+    for i in range(n):
+        path = tmp / f"cfg{i}"
+        path.mkdir()
+        config = {k: _fz_config_value(rng, k) for k in rng.sample(keys, rng.randint(0, 5))}
+        for _ in range(rng.randint(0, 2)):
+            config[rng.choice(["bogus", "", "Timezone", "max-parallel", "\u0661"])] = _fz_junk(rng)
+        r = rng.random()
+        if r < 0.85:
+            text = json.dumps(config)
+        elif r < 0.9:
+            text = json.dumps(rng.choice([[], 5, "x", None, [config]]))
+        elif r < 0.95:
+            text = json.dumps(config)[:-1]
+        else:
+            text = "\ufeff" + json.dumps(config)
+        with open(path / "config.json", "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(text)
+        environ = {}
+        for _ in range(rng.choice([0, 0, 0, 1, 2])):
+            key = rng.choice(keys)
+            environ["HERMES_CRON_" + key.upper()] = rng.choice(
+                ["", "1", "0", "yes", "maybe", "-3", "99999999999999999999", "\u0663", "x", " 4 "])
+        home = hc.CronHome(path, clock=lambda: _fz_NOW, environ=environ, lock_timeout=2)
+        ok, _ = s.call(f"settings of config.json={text[:400]} environ={environ!r}",
+                       lambda: home.settings)
+        if ok and i % 5 == 0:  # a loaded config must be usable by the commands that read it
+            follow.call(f"add_job+doctor with config.json={text[:400]} environ={environ!r}",
+                        lambda: (home.add_job("@daily", "p"), home.doctor(), home.status()))
+        home.close()
+    s.calls += follow.calls
+    for sig, bug in follow.bugs.items():
+        s.bugs["follow-up: " + sig] = bug
+    s.slow += follow.slow
+    return s
+
+
+def _fz_text(rng, max_len=200):
+    r = rng.random()
+    if r < 0.1:
+        return ""
+    if r < 0.15:
+        return rng.choice([" ", "\t\n", "x" * 129, "x" * 128, "y" * 16385, "\u00e9" * 8193,
+                           "z" * rng.randint(10000, 70000)])
+    pool = "abcXYZ019 _-.:/=\n\t" + "".join(_fz_UNICODE)
+    return "".join(rng.choice(pool) for _ in range(rng.randint(1, max_len)))
+
+
+def _fz_body_notepad(tmp, n=600, seed=1407):
+    rng = random.Random(seed)
+    s = _fz_Surface("notepad", allowed=(hc.InvalidInputError,))
+    home = hc.CronHome(tmp / "notes" / "cron", clock=lambda: _fz_NOW, environ={}, lock_timeout=2)
+    try:
+        job_ids = [home.add_job("@daily", "p", name=f"n{i}")["id"] for i in range(4)]
+        for i in range(n):
+            key = _fz_text(rng, 140) if rng.random() < 0.97 else rng.choice([None, 5, b"k", ["k"]])
+            value = _fz_text(rng, 400) if rng.random() < 0.97 else rng.choice([None, 5, b"v", {}])
+            job = job_ids[i % len(job_ids)]
+            s.call(f"set_note({job!r}, {key!r}, {value!r})", home.set_note, job, key, value)
+    finally:
+        home.close()
+    return s
+
+
+def _fz_deliver_value(rng, tmp):
+    r = rng.random()
+    prefixes = ["file:", "webhook:", "command:", "email:", "FILE:", "Webhook:", "local", "stdout",
+                "telegram:", "", "file", "webhook", "mailto:"]
+    if r < 0.5:
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            prefix = rng.choice(prefixes)
+            if prefix.lower() == "webhook:":
+                rest = rng.choice(["https://example.com/h", "http://[::1", "http://[::1]:99999/x",
+                                   "https://u:p@example.com/", "https://@example.com", "ftp://x",
+                                   "https://", "http://exa mple.com", "https://\u0661.com/",
+                                   "http://[v1.x]/", "https://example.com:-1/", "//x", "\ud800"])
+            elif prefix.lower() == "file:":
+                rest = rng.choice([f"{tmp}/out.txt", "rel", "", "/", "//x", "/\x00x"])
+            else:
+                rest = _fz_text(rng, 30)
+            parts.append(prefix + rest)
+        return rng.choice([",", ", ", " ,", ",,"]).join(parts)
+    if r < 0.9:
+        return _fz_text(rng, 60)
+    return rng.choice([None, 5, [], ["local"], {"x": 1}, b"local", True, 1.5])
+
+
+def _fz_body_deliver(tmp, n=500, seed=1408):
+    rng = random.Random(seed)
+    s = _fz_Surface("deliver", allowed=(hc.InvalidInputError,))
+    home = None
+    try:
+        for i in range(n):
+            if i % 50 == 0:  # a fresh home now and then keeps jobs.json small
+                if home is not None:
+                    home.close()
+                home = hc.CronHome(tmp / f"deliver{i}" / "cron", clock=lambda: _fz_NOW, environ={},
+                                   lock_timeout=2)
+            deliver = _fz_deliver_value(rng, tmp)
+            s.call(f"add_job('@daily', 'p', deliver={deliver!r})", home.add_job, "@daily", "p",
+                   deliver=deliver)
+    finally:
+        if home is not None:
+            home.close()
+    return s
+
+
+# ---- 14.5 the fuzz tests ---------------------------------------------------------------
+
+
+def _fz_all(tmp_path_factory, capsys=None, monkeypatch=None):
+    return {
+        "CronExpr": lambda: _fz_run("CronExpr", _fz_body_cron),
+        "parse_schedule": lambda: _fz_run("parse_schedule", _fz_body_schedule,
+                                          tmp_path_factory.mktemp("fzsched")),
+        "parse_iso": lambda: _fz_run("parse_iso", _fz_body_iso),
+        "jobs.json": lambda: _fz_run("jobs.json", _fz_body_jobs, tmp_path_factory.mktemp("fzjobs")),
+        "config.json": lambda: _fz_run("config.json", _fz_body_config,
+                                       tmp_path_factory.mktemp("fzcfg")),
+        "notepad": lambda: _fz_run("notepad", _fz_body_notepad, tmp_path_factory.mktemp("fznotes")),
+        "deliver": lambda: _fz_run("deliver", _fz_body_deliver, tmp_path_factory.mktemp("fzdeliver")),
+        "CLI": lambda: _fz_run("CLI", _fz_body_cli, tmp_path_factory.mktemp("fzcli"), capsys,
+                               monkeypatch),
+    }
+
+
+def test_fz_fuzz_cron_expr():
+    _fz_check("CronExpr", _fz_body_cron)
+
+
+def test_fz_fuzz_parse_schedule(tmp_path):
+    _fz_check("parse_schedule", _fz_body_schedule, tmp_path)
+
+
+def test_fz_fuzz_parse_iso():
+    _fz_check("parse_iso", _fz_body_iso)
+
+
+def test_fz_fuzz_cli(tmp_path, capsys, monkeypatch):
+    _fz_check("CLI", _fz_body_cli, tmp_path, capsys, monkeypatch)
+
+
+def test_fz_fuzz_jobs_json(tmp_path):
+    _fz_check("jobs.json", _fz_body_jobs, tmp_path)
+
+
+def test_fz_fuzz_config_json(tmp_path):
+    _fz_check("config.json", _fz_body_config, tmp_path)
+
+
+def test_fz_fuzz_notepad(tmp_path):
+    _fz_check("notepad", _fz_body_notepad, tmp_path)
+
+
+def test_fz_fuzz_deliver(tmp_path):
+    _fz_check("deliver", _fz_body_deliver, tmp_path)
+
+
+def test_fz_fuzz_summary(tmp_path_factory, capsys, monkeypatch):
+    # Runs any surface not run yet (e.g. under -k), then reports every count.
+    for run in _fz_all(tmp_path_factory, capsys, monkeypatch).values():
+        run()
+    capsys.readouterr()
+    total = sum(surface.calls for surface, _ in _fz_RESULTS.values())
+    lines = [f"{name}: {surface.calls} calls, {len(surface.bugs)} bug(s), {seconds:.2f} s "
+             f"(longest call {surface.longest:.3f} s)"
+             for name, (surface, seconds) in _fz_RESULTS.items()]
+    exits = ", ".join(f"{k[4:]}: {v}" for k, v in sorted(_fz_COUNTS.items()) if k.startswith("CLI exit"))
+    summary = (f"fuzz total {total} calls ({_fz_COUNTS.get('jobs.json records', 0)} jobs.json "
+               f"records, {_fz_COUNTS.get('jobs.json fires', 0)} fired by tick; CLI {exits}):\n  " + "\n  ".join(lines))
+    with capsys.disabled():
+        print("\n" + summary)
+    assert total >= 20000, summary
+    assert not any(surface.bugs or surface.slow for surface, _ in _fz_RESULTS.values()), summary
 
 
 # ---- 14. cron home -----------------------------------------------------------------
