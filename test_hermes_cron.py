@@ -5513,11 +5513,11 @@ def test_no_secret_reaches_disk_through_any_path(home, clock, tmp_path, _dl_hook
         raise RuntimeError(f"provider said: {blob}")
 
     home.runner = agent
-    jobs = [home.add_job("*/5 * * * *", "", script="leak.sh", no_agent=True,
-                         deliver=f"webhook:{hook.url}"),
-            home.add_job("*/5 * * * *", "Summarise.", deliver=f"webhook:{hook.url}"),
-            home.add_job("*/5 * * * *", "", script="out.sh", no_agent=True,
-                         deliver=f"webhook:{hook.url},file:{tmp_path / 'home-file.log'}")]
+    home.add_job("*/5 * * * *", "", script="leak.sh", no_agent=True,
+                 deliver=f"webhook:{hook.url}")
+    home.add_job("*/5 * * * *", "Summarise.", deliver=f"webhook:{hook.url}")
+    home.add_job("*/5 * * * *", "", script="out.sh", no_agent=True,
+                 deliver=f"webhook:{hook.url},file:{tmp_path / 'home-file.log'}")
     clock.advance(minutes=5)
     report = home.tick()
     assert sorted(d["status"] for d in report["dispatched"]) == ["completed", "failed", "failed"]
