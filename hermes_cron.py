@@ -3,7 +3,13 @@
 """Cron jobs for AI agents and scripts, in one stdlib-only file.
 
 hermes_cron keeps a schedule of jobs in ``jobs.json`` inside a *cron home*
-directory and computes when each job fires next.  Copy this one file into a
+directory, and fires them from ``tick()``: the one code path that cron(8)
+calls every minute (``python -m hermes_cron tick``), the ``daemon`` loops
+on, and tests call with a fake clock.  Every fire is a durable row in
+``executions.db`` (claimed, running, completed, failed, or unknown when its
+process died), bound to its scheduled slot so no occurrence fires twice; a
+job's result goes through a crash-safe queue (``deliveries.db``) to its
+targets; failures become deduplicated incidents.  Copy this one file into a
 project (it imports nothing outside the standard library), or install it and
 use the ``hermes-cron`` command.
 
@@ -11,10 +17,12 @@ Quick start::
 
     import hermes_cron as hc
 
-    home = hc.CronHome("/tmp/cron-demo")
+    home = hc.CronHome("/tmp/cron-demo", runner=lambda prompt, job: "All quiet.")
     job = home.add_job("weekdays at 9:30", "Summarise yesterday's alerts",
                        name="digest", tz="Europe/Berlin")
     print(job["id"], job["next_run_at"])
+    print(home.run_job("digest")["status"])          # fire it now: 'completed'
+    report = home.tick()                              # fire whatever is due
     print(hc.CronExpr("0 9 * * 1-5").next_after(
         hc.parse_iso("2026-03-06T12:00:00+00:00"), tz="Europe/Berlin"))
 
@@ -30,7 +38,7 @@ Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
 
      1. Imports                     9. Job store
      2. Constants                  10. Redaction and prompt scanning
-     3. Exceptions                 11. Executions ledger
+     3. Exceptions                 11. SQLite stores
      4. Time, zones and files      12. Running a job
      5. Cron expressions           13. Tick
      6. Schedules                  14. Cron home
@@ -1850,9 +1858,10 @@ def _show_prompt(prompt):
 
 
 # =============================================================================
-# 11. Executions ledger
-#     executions.db: one row per fire, every transition a compare-and-set on
-#     status and owner.  The only section that touches SQLite.
+# 11. SQLite stores
+#     executions.db (runs, incidents, skips), notepad.db and deliveries.db;
+#     every transition a compare-and-set on status and owner.  The only
+#     section that touches SQLite.
 # =============================================================================
 
 _LEDGER_FILE = "executions.db"

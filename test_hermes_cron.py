@@ -6364,7 +6364,7 @@ def test_meta_outline_in_docstring_matches_the_banners():
     import re
 
     banners = re.findall(r"^# (\d+)\. (.+)$", SOURCE, re.M)
-    doc = re.findall(r"(\d+)\. ([A-Z][a-z ,]+?)(?=\s{2,}|\n)", hc.__doc__)
+    doc = re.findall(r"(\d+)\. ([A-Z][A-Za-z ,]+?)(?=\s{2,}|\n)", hc.__doc__)
     assert [(int(n), t.strip()) for n, t in banners] == \
         sorted((int(n), t.strip()) for n, t in doc)
     assert [int(n) for n, _ in banners] == list(range(1, len(banners) + 1))
@@ -6426,3 +6426,15 @@ def test_meta_each_section_uses_only_names_from_sections_above():
                     for node in tree.body for sub in ast.walk(node)
                     if isinstance(sub, ast.Name) and defined.get(sub.id, 0) > section(node.lineno)})
     assert later == []
+
+
+def test_meta_docstring_quick_start_runs(tmp_path, monkeypatch):
+    code = hc.__doc__.split("Quick start::\n", 1)[1].split("\n\n", 2)
+    source = textwrap.dedent(code[0] + "\n\n" + code[1]).replace("/tmp/cron-demo",
+                                                                 str(tmp_path / "demo"))
+    monkeypatch.setenv("HERMES_CRON_NOW", "2026-03-06T12:00:00+00:00")
+    printed = []
+    exec(compile(source, "quick start", "exec"), {"print": lambda *a: printed.append(a)})
+    assert printed[0][1] == "2026-03-09T09:30:00+01:00"
+    assert printed[1:] == [("completed",), (datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(
+        "Europe/Berlin")),)]
