@@ -54,7 +54,6 @@ Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
 import os
 import sys
 import time
-from bisect import bisect_left
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
 __version__ = "0.1.0"
@@ -589,7 +588,7 @@ class CronExpr:
                                     "pass a datetime between the years 2 and 9998") from None
         return (wall.month in self._months and wall.hour in self._hours
                 and wall.minute in self._minutes
-                and wall.day in self._days(wall.year, wall.month))
+                and self._days(wall.year, wall.month)[wall.day] == wall.day)
 
     def next_after(self, dt, tz=None):
         """Return the first fire strictly after *dt*, as an aware datetime.
@@ -647,7 +646,7 @@ class CronExpr:
             self.expr, "choose a schedule that fires within the calendar")
 
     def _days(self, year, month):
-        """Return the sorted days of *year*-*month* that match both day fields."""
+        """Return the next-matching-day table of *year*-*month* (see _compute_days)."""
         key = year * 16 + month
         days = self._month_days.get(key)
         if days is not None:
@@ -668,14 +667,15 @@ class CronExpr:
         return days
 
     def _compute_days(self, ndays, first):
-        """Days of a month of *ndays* days whose 1st is weekday *first*."""
+        """Map day 0..32 of a month (*ndays* long, 1st on weekday *first*) to the
+        first matching day at or after it, or -1."""
         if self._all_days:
-            return tuple(range(1, ndays + 1))
-        dom = _cron_dom_days(self._dom, ndays, first)
-        dow = _cron_dow_days(self._dow, ndays, first)
-        if self._day_and:
-            return tuple(sorted(dom & dow))
-        return tuple(sorted(dom | dow))
+            days = set(range(1, ndays + 1))
+        else:
+            dom = _cron_dom_days(self._dom, ndays, first)
+            dow = _cron_dow_days(self._dow, ndays, first)
+            days = dom & dow if self._day_and else dom | dow
+        return _next_table(days, 31)
 
     def _next_wall(self, y, mo, d, h, mi):
         """Return the first matching wall time at or after the given fields.
@@ -696,9 +696,8 @@ class CronExpr:
                 continue
             if m != mo:
                 mo, d, h, mi = m, 1, 0, 0
-            days = self._days(y, mo)
-            i = bisect_left(days, d)
-            if i == len(days):
+            dd = self._days(y, mo)[d]
+            if dd < 0:
                 if mo == 12:
                     y, mo, d, h, mi = y + 1, 1, 1, 0, 0
                     if y > limit or y > 9999:
@@ -706,8 +705,8 @@ class CronExpr:
                 else:
                     mo, d, h, mi = mo + 1, 1, 0, 0
                 continue
-            if days[i] != d:
-                d, h, mi = days[i], 0, 0
+            if dd != d:
+                d, h, mi = dd, 0, 0
             hh = hour_next[h]
             if hh < 0:
                 d, h, mi = d + 1, 0, 0
