@@ -3672,6 +3672,8 @@ def _after_runs(home):
     home._heartbeat.stop_if_idle()
     if home._ledger.exists():
         home._ledger.prune()
+    if home._deliveries.exists():
+        home._deliveries.prune()
 
 
 def _write_tick_files(home, now, error):
