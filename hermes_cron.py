@@ -1871,6 +1871,9 @@ _MIN_ROWS_PER_JOB = 20
 _OCCURRENCE_SKEW = 60
 _UNKNOWN_ERROR = ("the process running this execution died before it finished (proven dead on "
                   "this host); whether its side effects happened is unknown, so it is not retried")
+_ORPHAN_AFTER = 300
+_ORPHAN_ERROR = ("no job holds a claim on this execution any more and its process cannot be "
+                 "reached; whether its side effects happened is unknown, so it is not retried")
 _EXPIRED_ERROR = ("the fire claim of this execution expired (no heartbeat for {ttl} s); "
                   "whether its side effects happened is unknown, so it is not retried")
 _LEDGER_SCHEMA = (
@@ -2156,6 +2159,22 @@ class _Ledger:
             row = dict(zip(keys, values))
             if row["process_id"] != me["process_id"] and _provably_dead(row, me) \
                     and self.mark_unknown(row, _UNKNOWN_ERROR, now):
+                done.append(row["id"])
+        return done
+
+    def settle_unclaimed(self, claimed, now):
+        """Mark ``unknown`` the active rows of other processes that no job's fire_claim
+        names any more (the job was removed or its claim settled) and that are older
+        than the claim TTL; return their ids."""
+        rows = self._rows("SELECT id, status, process_id, pid, claimed_at FROM executions "
+                          "WHERE status IN ('claimed','running')")
+        me, done = _identity()["process_id"], []
+        for row in rows:
+            claimed_at = _parse_stored(row["claimed_at"])
+            if row["id"] in claimed or row["process_id"] == me or claimed_at is None or \
+                    (now - claimed_at).total_seconds() < _ORPHAN_AFTER:
+                continue
+            if self.mark_unknown(row, _ORPHAN_ERROR, now):
                 done.append(row["id"])
         return done
 
@@ -3717,7 +3736,9 @@ def _scan_and_claim(home, now, report):
         reconciled = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
             or _reap_due(home, now)
         if reconciled:
-            report["reconciled"] = ledger.reconcile(now)
+            report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(
+                {j["fire_claim"].get("execution_id") for j in records
+                 if isinstance(j.get("fire_claim"), dict)}, now)
         claim_ids = [j["fire_claim"].get("execution_id") for j in records
                      if isinstance(j.get("fire_claim"), dict)]
         claimed_rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
@@ -3743,6 +3764,9 @@ def _scan_and_claim(home, now, report):
                 _skip(home, report, claim.job, claim.instant, "max_parallel",
                       f"{settings['max_parallel']} runs already in flight; runs at a later tick",
                       now, record=False)
+                if "capacity_wait_since" not in claim.job:  # a one-shot's grace waits too
+                    claim.job["capacity_wait_since"] = _iso(now)
+                    changed = True
             due = due[:max(room, 0)]
         for claim in due:
             _advance(home, claim, now)
@@ -3795,9 +3819,13 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
     """Decide one job: return a _Claim if it is due, True if it changed, else False."""
     job_id, changed = job["id"], False
     state = _job_state(job)
-    if state in ("completed", "error", "paused"):
-        return False
     claim = job.get("fire_claim")
+    if state in ("completed", "error", "paused"):
+        # A run may still hold a claim (paused mid-run): settle it once it expires.
+        if claim is not None and not _claim_is_live(home, job, claim, claimed_rows, now):
+            job.pop("fire_claim", None)
+            return True
+        return False
     if claim is not None:
         if _claim_is_live(home, job, claim, claimed_rows, now):
             slot = _parse_stored(job.get("next_run_at"))
@@ -3821,6 +3849,11 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         # Restore once: the slot was taken off the schedule but never claimed.
         if instant is not None and not home._ledger.has_occurrence(job_id, instant):
             job["next_run_at"] = slot
+            if isinstance(job.get("schedule"), dict) and job["schedule"].get("kind") == "once" \
+                    and isinstance(job.get("repeat"), dict):
+                # Its count was taken before the claim that never happened.
+                job["repeat"] = dict(job["repeat"],
+                                     completed=max(_count(job["repeat"].get("completed")) - 1, 0))
     next_run = _parse_stored(job.get("next_run_at"))
     if next_run is not None and next_run > now:
         return changed  # the common case: nothing more to look at until it is due
@@ -3863,8 +3896,9 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
         if _once_done(job):
             return _retire(home, job, now, report, "its repeat count is used up",
                            diagnostic=False)
-        created = _parse_stored(job.get("created_at"))
-        base = max(next_run, created) if created is not None else next_run
+        base = max([next_run] + [t for t in (_parse_stored(job.get("created_at")),
+                                             _parse_stored(job.get("capacity_wait_since")))
+                                 if t is not None])
         if not manual and (now - base).total_seconds() > _ONESHOT_GRACE:
             return _retire(home, job, now, report,
                            f"it was {int((now - base).total_seconds())} s late "
@@ -3878,6 +3912,9 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
                   f"missed slot(s) from {_iso(next_run)} to {_iso(latest)}; catch_up_missed is "
                   f"false; next run {_iso(following)}", now)
             job["next_run_at"] = _iso(following)
+            return True
+        if home._ledger.completed_occurrence(job_id, _instant(latest)):
+            job["next_run_at"] = _iso(following)  # run elsewhere already (run --occurrence)
             return True
         return _Claim(job, latest, _instant(latest), "catch_up", (now - latest).total_seconds())
     return _Claim(job, next_run, instant, late_kind, lateness)
@@ -3968,6 +4005,7 @@ def _advance(home, claim, now):
         job["repeat"] = repeat
     elif claim.instant is not None or job.get("manual_run_at"):
         job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
+    job.pop("capacity_wait_since", None)
     job["pending_slot"] = {"scheduled_at": slot_text, "at": _iso(now), "by": _owner_tag()}
     job["last_dispatch"] = {"scheduled_at": slot_text, "dispatched_at": _iso(now),
                             "lateness_seconds": round(max(claim.lateness, 0.0), 1),

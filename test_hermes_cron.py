@@ -4013,9 +4013,10 @@ def test_tick_respects_max_parallel_and_keeps_the_rest_due(home, clock, ok_scrip
     a = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="a")
     b = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="b")
     ledger = home._ledger
-    busy = ledger.claim([("cccccccccccc", None)], "manual", NOW)[0]  # someone else's run
+    clock.advance(minutes=4)
+    busy = ledger.claim([("cccccccccccc", None)], "manual", clock.now)[0]  # someone else's
     fake_owner(ledger, busy, process_id="d" * 32, hostname="elsewhere")
-    clock.advance(minutes=5)
+    clock.advance(minutes=1)
     report = home.tick()
     assert report["dispatched"] == [] and [s["reason"] for s in report["skipped"]] == [
         "max_parallel", "max_parallel"]
@@ -4025,6 +4026,21 @@ def test_tick_respects_max_parallel_and_keeps_the_rest_due(home, clock, ok_scrip
     assert [d["job_id"] for d in home.tick()["dispatched"]] == [a["id"]]
     clock.advance(seconds=20)
     assert [d["job_id"] for d in home.tick()["dispatched"]] == [b["id"]]
+
+
+def test_tick_settles_rows_no_claim_names_after_the_ttl(home, clock, ok_script):
+    os.makedirs(home.path)
+    ledger = home._ledger
+    orphan = ledger.claim([("removedjob01", None)], "builtin", NOW)[0]
+    fake_owner(ledger, orphan, process_id="e" * 32, boot_id="an-earlier-boot")
+    clock.advance(minutes=4)
+    home.tick()
+    assert ledger.rows("removedjob01")[0]["status"] == "claimed"  # younger than the TTL
+    clock.advance(minutes=1, seconds=1)
+    os.unlink(os.path.join(home.path, "ticker_last_success"))  # the reap is due now
+    assert home.tick()["reconciled"] == [orphan]
+    row = ledger.rows("removedjob01")[0]
+    assert (row["status"], row["error"]) == ("unknown", hc._ORPHAN_ERROR)
 
 
 def test_tick_writes_heartbeat_files_and_records_failures(home, clock):
