@@ -2115,6 +2115,13 @@ class _Ledger:
              now.isoformat(), instant))
         return eid
 
+    def retract(self, eid):
+        """Take back this process's own claim that never started (a failed hand-off)."""
+        me = _identity()
+        return self._write("DELETE FROM executions WHERE id=? AND status='claimed' AND "
+                           "started_at IS NULL AND process_id=? AND pid=?",
+                           (eid, me["process_id"], me["pid"])) == 1
+
     def start(self, eid, now):
         """claimed -> running; False if this process no longer owns the row."""
         me = _identity()
@@ -2351,7 +2358,7 @@ class _Incidents:
     def __init__(self, ledger):
         self.ledger = ledger
 
-    def record(self, job_id, error, output_file, now):
+    def record(self, job_id, error, output_file, now, failure_type=None):
         """Upsert the incident of a failure and return it (a dict).
 
         A new error is ``detected``; a resolved one re-opens (generation + 1);
@@ -2372,8 +2379,8 @@ class _Incidents:
                         "INSERT INTO cron_incidents (id, job_id, error_sig, state, failure_type, "
                         "first_seen_at, last_seen_at, error, output_file) "
                         "VALUES (?,?,?,'detected',?,?,?,?,?)",
-                        (iid, job_id, sig, classify_failure(error), stamp, stamp, text,
-                         output_file))
+                        (iid, job_id, sig, failure_type or classify_failure(error), stamp,
+                         stamp, text, output_file))
                 elif row[0] == "resolved":
                     conn.execute(
                         "UPDATE cron_incidents SET state='detected', generation=generation+1, "
@@ -2569,6 +2576,9 @@ _DELIVERY_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS delivery_tombstones(
         execution_id TEXT PRIMARY KEY, terminal_status TEXT NOT NULL, finished_at TEXT)""",
 )
+_ABANDONED_PENDING = timedelta(minutes=5)
+_ABANDONED_DELIVERING = timedelta(hours=1)
+_MAX_TOMBSTONES = 100_000
 _DELIVERY_STATUSES = ("pending", "delivering", "delivered", "failed", "unknown", "suppressed")
 _DELIVERY_COLUMNS = ("execution_id", "job_json", "content", "for_failure", "status",
                      "owner_process_id", "owner_pid", "owner_started_at", "created_at",
@@ -2681,14 +2691,19 @@ class _Deliveries:
         me = _identity()
         with self._lock:
             rows = self.connect().execute(
-                "SELECT execution_id, status, owner_process_id, owner_pid, owner_started_at "
-                "FROM deliveries WHERE status IN ('pending','delivering') "
+                "SELECT execution_id, status, owner_process_id, owner_pid, owner_started_at, "
+                "created_at FROM deliveries WHERE status IN ('pending','delivering') "
                 "ORDER BY created_at, execution_id").fetchall()
         ready = []
-        for eid, status, owner, pid, started in rows:
+        for eid, status, owner, pid, started, created in rows:
             if owner == me["process_id"]:
                 continue  # our own run is handling it right now
-            dead = ledger.owner_dead(owner, pid, started)
+            age = now - (_parse_stored(created) or now)
+            # Enqueue and claim follow each other within milliseconds and a send
+            # is bounded, so old rows are abandoned even where death is unprovable
+            # (another boot or container).
+            dead = ledger.owner_dead(owner, pid, started) or age > (
+                _ABANDONED_PENDING if status == "pending" else _ABANDONED_DELIVERING)
             if status == "delivering" and dead:
                 with self._lock:
                     self.connect().execute(
@@ -2745,6 +2760,9 @@ class _Deliveries:
                     "LIMIT -1 OFFSET ?", (_MAX_TERMINAL_DELIVERIES,))
                 conn.execute("DELETE FROM deliveries WHERE execution_id IN "
                              "(SELECT execution_id FROM delivery_tombstones)")
+                conn.execute("DELETE FROM delivery_tombstones WHERE rowid NOT IN (SELECT rowid "
+                             "FROM delivery_tombstones ORDER BY finished_at DESC LIMIT ?)",
+                             (_MAX_TOMBSTONES,))
 
 
 # =============================================================================
@@ -2787,6 +2805,7 @@ class _Runs:
         self.lock = threading.Lock()
         self.procs = {}
         self.stopping = False
+        self.inflight = 0
 
     def kill_all(self):
         import signal
@@ -2828,7 +2847,14 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
             os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             pass
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a detached grandchild still holds the pipes
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            proc.wait()
+            out, err = b"", b""
         error = f"{what} timed out after {timeout:g} s and was killed"
     finally:
         with runs.lock:
@@ -2957,7 +2983,7 @@ def _latest_output(home, job_id):
         except OSError:
             continue
         head, marker, body = doc.partition("\n## Response\n\n")
-        if not marker or "**Status:** silent" in head:
+        if not marker or "\n**Status:** ok\n" not in head:
             continue  # failed, blocked, retired and silent runs are no context
         if body.strip():
             return body.strip()
@@ -3130,13 +3156,13 @@ def _post_chat(base_url, key, model, prompt, deadline):
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode("utf-8", "replace")
     except (socket.timeout, TimeoutError):
-        raise _RunFailed(f"agent request to {base_url} timed out after {remaining:.0f} s") \
-            from None
+        raise _RunFailed(f"agent request to {_redact_url(base_url)} timed out after "
+                         f"{remaining:.0f} s") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, (socket.timeout, TimeoutError)):
-            raise _RunFailed(f"agent request to {base_url} timed out after {remaining:.0f} s") \
-                from None
+            raise _RunFailed(f"agent request to {_redact_url(base_url)} timed out after "
+                             f"{remaining:.0f} s") from None
         raise _RunFailed(redact(f"agent request to {base_url} failed: {reason}")) from None
 
 
@@ -3178,8 +3204,8 @@ def _success_content(home, job, response):
 
 
 def _failure_content(job, outcome, when):
-    return (f"Cron job '{job.get('name') or job['id']}' ({job['id']}) failed at {_iso(when)}:"
-            f"\n\n{outcome.error or 'unknown error'}")
+    return redact(f"Cron job '{job.get('name') or job['id']}' ({job['id']}) failed at "
+                  f"{_iso(when)}:\n\n{outcome.error or 'unknown error'}")
 
 
 def _send(home, job, eid, instant, content, for_failure, targets):
@@ -3551,7 +3577,7 @@ def _cron(expr):
 def _next_slot(schedule, zone, after):
     """The first slot of a recurring schedule strictly after *after*."""
     if schedule["kind"] == "interval":
-        return after + timedelta(minutes=schedule["minutes"])
+        return (after + timedelta(minutes=schedule["minutes"])).astimezone(zone)
     return _cron(schedule["expr"]).next_after(after, tz=zone)
 
 
@@ -3627,10 +3653,6 @@ def _tick(home, wait=True):
         raise
     finally:
         os.close(fd)  # the tick lock guards only scan-and-claim
-    if housekeeping:
-        # Deliveries left pending by a dead process go out now, outside the
-        # tick lock: a slow webhook must not make the next tick busy.
-        _drain(home, now)
     threads = []
     for claim in claims:
         report["dispatched"].append(claim)
@@ -3640,13 +3662,21 @@ def _tick(home, wait=True):
         threads.append(thread)
     if claims:
         home._heartbeat.start(home)
+    if housekeeping:
+        # Deliveries left pending by a dead process go out now, outside the
+        # tick lock (a slow webhook must not make the next tick busy) and
+        # after the runs started (a queue error must not cost them).
+        try:
+            _drain(home, now)
+        except Exception as exc:
+            report["drain_error"] = redact(f"{type(exc).__name__}: {exc}")
     if wait:
         for thread in threads:
             thread.join()
         _after_runs(home)
         if report.get("config_error"):
             home._settings = None  # interactive callers see the error again
-    _write_tick_files(home, now, report.get("config_error"))
+    _write_tick_files(home, now, report.get("config_error") or report.get("drain_error"))
     return report, threads
 
 
@@ -3688,7 +3718,7 @@ def _config_conflict(job, bad):
 
 
 def _after_runs(home):
-    home._heartbeat.stop_if_idle()
+    home._heartbeat.stop_if_idle(home._runs)
     if home._ledger.exists():
         home._ledger.prune()
     if home._deliveries.exists():
@@ -3764,9 +3794,9 @@ def _scan_and_claim(home, now, report):
                 _skip(home, report, claim.job, claim.instant, "max_parallel",
                       f"{settings['max_parallel']} runs already in flight; runs at a later tick",
                       now, record=False)
-                if "capacity_wait_since" not in claim.job:  # a one-shot's grace waits too
-                    claim.job["capacity_wait_since"] = _iso(now)
-                    changed = True
+                # A one-shot's grace counts from the last time capacity held it back.
+                claim.job["capacity_wait_since"] = _iso(now)
+                changed = True
             due = due[:max(room, 0)]
         for claim in due:
             _advance(home, claim, now)
@@ -4014,6 +4044,17 @@ def _advance(home, claim, now):
 
 def _run_claim(home, claim):
     """Run a claimed job and record it: running, run, document, job, row."""
+    runs = home._runs
+    with runs.lock:
+        runs.inflight += 1
+    try:
+        _run_claimed(home, claim)
+    finally:
+        with runs.lock:
+            runs.inflight -= 1
+
+
+def _run_claimed(home, claim):
     ledger, eid = home._ledger, claim.eid
     if not ledger.start(eid, home.now()):
         return
@@ -4072,7 +4113,7 @@ def _report_run(home, claim, outcome, document, now):
         if incident is not None:
             incidents.alerted(incident["id"], now)
     elif delivery == "failed":
-        incidents.record(job["id"], error, document, now)
+        incidents.record(job["id"], error, document, now, failure_type="delivery")
     return delivery, error
 
 
@@ -4094,7 +4135,7 @@ def _mark_job_run(home, job_id, eid, outcome, now, manual, delivery_error=None):
         job["last_status"] = "delivery_failed" if outcome.ok and delivery_error else \
             outcome.status
         job["last_error"] = None if outcome.ok else redact(outcome.error or "")[:500]
-        job["last_delivery_error"] = delivery_error[:500] if delivery_error else None
+        job["last_delivery_error"] = redact(delivery_error)[:500] if delivery_error else None
         streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
         job["failure_streak"] = 0 if outcome.ok else streak + 1
         schedule = job.get("schedule") or {}
@@ -4133,8 +4174,9 @@ class _FireHeartbeat:
                                             name="hermes-cron-heartbeat")
             self._thread.start()
 
-    def stop_if_idle(self):
-        self._stop.set()
+    def stop_if_idle(self, runs):
+        if runs.inflight == 0:
+            self._stop.set()
 
     def _beat(self, home):
         while not self._stop.wait(_FIRE_CLAIM_HEARTBEAT):
@@ -4160,7 +4202,7 @@ def _run_now(home, ref, occurrence=None):
     if occurrence is not None:
         instant = _occurrence_instant(home, job, occurrence, now)
         source = "external"
-    ledger = home._ledger
+    ledger, eid = home._ledger, None
     if instant is not None:
         eid, existing = ledger.claim_occurrence(job["id"], instant, source, now)
         if existing is not None:
@@ -4177,22 +4219,23 @@ def _run_now(home, ref, occurrence=None):
         current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": None}
         return None
 
-    busy = home._store.mutate(take, now)
-    if busy is not None:
-        if instant is not None:
-            ledger.start(eid, now)
-            ledger.finish(eid, False, f"not run: the job was still running execution {busy}",
-                          None, now)
-        raise BusyError("job is running now", f"{job['id']} (execution {busy})",
-                        "wait for it to finish; see 'runs JOB'")
-    if instant is None:
-        eid = ledger.claim([(job["id"], None)], source, now)[0]
-
     def bind(jobs):
         current = _find_job(jobs, job["id"])
         current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
 
-    home._store.mutate(bind, now)
+    try:
+        busy = home._store.mutate(take, now)
+        if busy is not None:
+            raise BusyError("job is running now", f"{job['id']} (execution {busy})",
+                            "wait for it to finish; see 'runs JOB'")
+        if instant is None:
+            eid = ledger.claim([(job["id"], None)], source, now)[0]
+        home._store.mutate(bind, now)
+    except BaseException:
+        # Nothing ran: give the claim back, so a retry can still run the occurrence.
+        if eid is not None:
+            ledger.retract(eid)
+        raise
     claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source)
     claim.eid = eid
     home._heartbeat.start(home)
@@ -4284,8 +4327,8 @@ def _daemon(home, stop, drain, on_report=None):
     while not stop.is_set():
         try:
             report, started = _tick(home, wait=False)
-        except HermesCronError as exc:
-            report, started = {"error": str(exc)}, []
+        except Exception as exc:  # a failed tick is reported; the next minute tries again
+            report, started = {"error": redact(str(exc) or type(exc).__name__)}, []
         if on_report is not None:
             on_report(report)
         threads = [t for t in threads + started if t.is_alive()]
@@ -5348,6 +5391,7 @@ def _parser():
 def main(argv=None):
     """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    args = None
     for stream in (sys.stdout, sys.stderr):  # undecodable input must not crash the printing
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -5368,6 +5412,15 @@ def main(argv=None):
         return 130
     except BrokenPipeError:  # python -m hermes_cron list | head
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILURE
+    except Exception as exc:
+        if not type(exc).__module__.startswith("sqlite3"):
+            raise
+        # A damaged or unreadable database is an operator's problem, not a crash.
+        print(f"{_PROG}: error: a database of the cron home cannot be used ({exc}): "
+              f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: check the "
+              f"disk and the file, or move the damaged .db file away (hermes_cron never "
+              f"overwrites it)", file=sys.stderr)
         return EXIT_FAILURE
 
 
@@ -5530,10 +5583,10 @@ def _print_tick(report, as_json=False):
 def _cmd_tick(home, args):
     report = home.tick()
     _print_tick(report, getattr(args, "json", False))
-    if report.get("config_error"):
-        print(f"{_PROG}: error: {report['config_error']}", file=sys.stderr)
-        return EXIT_FAILURE
-    return EXIT_OK
+    errors = [report[k] for k in ("config_error", "drain_error") if report.get(k)]
+    for error in errors:
+        print(f"{_PROG}: error: {error}", file=sys.stderr)
+    return EXIT_FAILURE if errors else EXIT_OK
 
 
 def _cmd_run(home, args):

@@ -5946,6 +5946,131 @@ def test_sigkill_during_save_leaves_old_or_new_file(tmp_path, where, expect_new)
             ][-1] == "after"
 
 
+# ---- 13. tick: regressions found in review ------------------------------------------
+
+
+def test_catch_up_never_reruns_a_slot_completed_by_run_occurrence(home, clock, ok_script):
+    job = home.add_job("0 * * * *", "", script=ok_script, no_agent=True)  # due 13:00
+    clock.advance(hours=3, seconds=30)  # 15:00:30, two slots missed
+    assert home.run_job(job["id"], "auto")["scheduled_instant"] == "2026-03-06T15:00:00+00:00"
+    clock.advance(seconds=30)
+    assert home.tick()["dispatched"] == []
+    assert [r["source"] for r in home.runs()] == ["external"]
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T16:00:00+00:00"
+
+
+def test_a_failing_drain_does_not_cost_the_claimed_runs(home, clock, ok_script, monkeypatch):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    os.makedirs(home.path, exist_ok=True)
+    home._deliveries.connect()  # the queue exists, so the drain runs
+
+    def broken(*args):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(hc._Deliveries, "settle_orphans", broken)
+    clock.advance(minutes=5)
+    report = home.tick()
+    assert [(d["job_id"], d["status"]) for d in report["dispatched"]] == [
+        (job["id"], "completed")]
+    assert report["drain_error"] == "OperationalError: database is locked"
+    assert open(os.path.join(home.path, "ticker_last_error")).read().endswith(
+        "OperationalError: database is locked\n")
+
+
+def test_restored_one_shot_gets_its_count_back_and_runs(home, clock, ok_script):
+    job = home.add_job("in 5m", "", script=ok_script, no_agent=True)
+    set_job(home, job["id"], repeat={"times": 1, "completed": 1},
+            pending_slot={"scheduled_at": job["next_run_at"], "at": "x", "by": "gone"})
+    clock.advance(minutes=5, seconds=30)
+    assert [d["status"] for d in home.tick()["dispatched"]] == ["completed"]
+    assert home.job(job["id"])["repeat"] == {"times": 1, "completed": 1}
+
+
+def test_one_shot_waiting_for_capacity_keeps_its_grace(home, clock, ok_script):
+    write_config(home, {"max_parallel": 1})
+    job = home.add_job("in 5m", "", script=ok_script, no_agent=True)
+    other = home.add_job("@daily", "p", name="busy")
+    ledger = home._ledger
+    clock.advance(minutes=5)
+    busy = ledger.claim([(other["id"], None)], "manual", clock.now)[0]
+    fake_owner(ledger, busy, process_id="d" * 32, hostname="elsewhere")
+    set_job(home, other["id"], fire_claim={"at": hc._iso(clock.now), "by": "x:1:" + "d" * 32,
+                                           "execution_id": busy})
+    for _ in range(4):  # four minutes held back by the limit
+        assert [s["reason"] for s in home.tick()["skipped"]] == ["max_parallel"]
+        clock.advance(minutes=1)
+        set_job(home, other["id"], fire_claim={"at": hc._iso(clock.now),
+                                               "by": "x:1:" + "d" * 32, "execution_id": busy})
+    ledger.connect().execute("UPDATE executions SET status='failed' WHERE id=?", (busy,))
+    assert [d["job_id"] for d in home.tick()["dispatched"]] == [job["id"]]
+
+
+def test_abandoned_pending_delivery_from_another_boot_is_sent(home, clock, tmp_path):
+    os.makedirs(home.path)
+    queue = home._deliveries
+    target = tmp_path / "late.log"
+    queue.enqueue("a" * 32, {"id": "abcdef012345", "name": "j", "deliver": f"file:{target}"},
+                  "from before the reboot", False, clock.now)
+    queue.connect().execute("UPDATE deliveries SET owner_process_id='gone', owner_pid=1")
+    clock.advance(minutes=4)
+    home.tick()
+    assert not target.exists()  # too young to call abandoned
+    clock.advance(minutes=2)
+    os.unlink(os.path.join(home.path, "ticker_last_success"))
+    home.tick()
+    assert "from before the reboot" in target.read_text()
+    assert queue.row("a" * 32)["status"] == "delivered"
+
+
+def test_run_occurrence_gives_the_slot_back_when_the_store_is_locked(home, clock, ok_script):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(minutes=6)
+    home._store.lock_timeout = 0.1
+    with hc._FileLock(os.path.join(home.path, ".jobs.lock"), 1):
+        with pytest.raises(hc.StoreLockedError):
+            home.run_job(job["id"], "auto")
+    assert home.runs() == []
+    assert home.run_job(job["id"], "auto")["status"] == "completed"
+
+
+def test_script_timeout_holds_even_with_a_detached_grandchild(home, tmp_path):
+    write_config(home, {"script_timeout_seconds": 1})
+    script(tmp_path, "sticky.sh", "setsid sleep 30 &\nsleep 60\n")
+    job = home.add_job("@hourly", "", script="sticky.sh", no_agent=True)
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 15
+    assert row["error"] == "script timed out after 1 s and was killed"
+
+
+def test_failed_runs_are_not_context_for_other_jobs(home, agent, tmp_path):
+    script(tmp_path, "half.sh", "echo PARTIAL; exit 3\n")
+    source = home.add_job("@hourly", "", script="half.sh", no_agent=True)
+    home.run_job(source["id"])
+    job = home.add_job("@hourly", "Go.", context_from=[source["id"]])
+    home.run_job(job["id"])
+    assert "PARTIAL" not in agent[0]
+
+
+def test_interval_next_run_is_in_the_jobs_zone(home, clock):
+    home.runner = lambda prompt, job: "ok"
+    job = home.add_job("every 30m", "p", tz="Europe/Berlin")
+    clock.advance(minutes=30)
+    home.tick()
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T14:00:00+01:00"
+
+
+def test_cli_reports_a_damaged_database_in_one_line(cli, home, ok_script):
+    cli("add", "@hourly", "--script", ok_script, "--no-agent", "--name", "j")
+    with open(os.path.join(home.path, "executions.db"), "wb") as f:
+        f.write(b"this is not a database" * 100)
+    for argv in (("runs",), ("status",), ("run", "j")):
+        rc, out, err = cli(*argv)
+        assert rc == 1 and err.startswith("hermes_cron: error: a database of the cron home "
+                                          "cannot be used (file is not a database)"), argv
+        assert "Traceback" not in err
+
+
 # ---- 13. tick: crashes, exactly-once and the daemon (real processes) -------------
 #
 # Every CLI child gets HERMES_CRON_NOW, so schedule logic never sleeps; the
