@@ -1160,7 +1160,7 @@ def _load_config(home, environ, tolerant=False):
     try:
         with open(path, "rb") as f:
             data = f.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         data = None
     except OSError as exc:
         data, error = None, InvalidInputError(f"cannot read config.json ({exc.strerror})", path,
@@ -1704,8 +1704,12 @@ class _JobStore:
 def _make_home(home):
     """Create the home directory (mode 0700) if it does not exist yet."""
     if not os.path.isdir(home):
-        os.makedirs(home, mode=0o700, exist_ok=True)
-        os.chmod(home, 0o700)
+        try:
+            os.makedirs(home, mode=0o700, exist_ok=True)
+            os.chmod(home, 0o700)
+        except OSError as exc:
+            raise HermesCronError(f"cannot create the cron home ({exc.strerror})", home,
+                                  "pick a --home you can write, or create it first") from None
 
 
 # =============================================================================
@@ -1992,7 +1996,7 @@ class _Ledger:
 
     def __init__(self, home):
         self.path = os.path.join(home, _LEDGER_FILE)
-        self._conn = self._reader = None
+        self._conn = None
         self._registered = None
         import threading
 
@@ -2019,18 +2023,6 @@ class _Ledger:
         self._conn = conn
         return conn
 
-    def _read_conn(self):
-        """The read-write connection if open, else a read-only one (never creates)."""
-        if self._conn is not None:
-            return self._conn
-        if self._reader is None:
-            import sqlite3
-
-            self._reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5.0,
-                                           isolation_level=None, check_same_thread=False)
-            self._reader.execute("PRAGMA busy_timeout=5000")
-        return self._reader
-
     def _migrate(self, conn):
         import sqlite3
 
@@ -2049,10 +2041,9 @@ class _Ledger:
 
     def close(self):
         with self._lock:
-            for conn in (self._conn, self._reader):
-                if conn is not None:
-                    conn.close()
-            self._conn = self._reader = None
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
     def _write(self, sql, params=()):
         with self._lock:
@@ -2217,14 +2208,20 @@ class _Ledger:
         import sqlite3
 
         with self._lock:
+            # Without our own read-write connection, each read opens a short-lived
+            # read-only one: a cached reader could miss later writes of others.
+            conn = self._conn or _read_only(self.path)
             try:
-                cur = self._read_conn().execute(sql, params)
+                cur = conn.execute(sql, params)
+                names = [d[0] for d in cur.description]
+                return [dict(zip(names, r)) for r in cur.fetchall()]
             except sqlite3.OperationalError as exc:
                 if "no such" in str(exc):  # an old store not migrated yet: nothing to read
                     return []
                 raise
-            names = [d[0] for d in cur.description]
-            return [dict(zip(names, r)) for r in cur.fetchall()]
+            finally:
+                if conn is not self._conn:
+                    conn.close()
 
     def rows(self, job_id=None, limit=20):
         """Return execution rows, newest first."""
@@ -2261,6 +2258,22 @@ class _Ledger:
     def skips(self, job_id, limit=20):
         return self._rows("SELECT * FROM cron_skips WHERE job_id=? ORDER BY at DESC LIMIT ?",
                           (job_id, limit))
+
+
+def _read_only(path):
+    """Open an SQLite file for reading without writing anything next to it.
+
+    With no ``-wal`` file (no writer has the database open) the file is read
+    as immutable, so no ``-shm``/``-wal`` is created; with one, a plain
+    read-only connection shares the live writer's WAL.
+    """
+    import sqlite3
+
+    flags = "mode=ro" if os.path.exists(path + "-wal") else "mode=ro&immutable=1"
+    conn = sqlite3.connect(f"file:{path}?{flags}", uri=True, timeout=5.0, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
 
 
 def _transaction(conn):
@@ -2459,8 +2472,7 @@ class _Notepad:
         import sqlite3
 
         if readonly:
-            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5.0,
-                                   isolation_level=None)
+            conn = _read_only(self.path)
         else:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             os.close(fd)
@@ -2533,7 +2545,9 @@ class _Notepad:
         try:
             rows = conn.execute("SELECT key, value, updated_at FROM cron_notepad "
                                 "WHERE job_id=? ORDER BY key", (job_id,)).fetchall()
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
             rows = []
         finally:
             conn.close()
@@ -2734,8 +2748,7 @@ class _Deliveries:
         sql = "SELECT * FROM deliveries" + (" WHERE " + " AND ".join(where) if where else "")
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         with self._lock:
-            conn = self._conn or sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
-                                                 timeout=5.0)
+            conn = self._conn or _read_only(self.path)
             try:
                 cur = conn.execute(sql, params + [limit])
                 names = [d[0] for d in cur.description]
@@ -3192,8 +3205,10 @@ def _deliver_targets(job, for_failure, settings):
 
 
 def _real_target(target):
-    """True for targets that send somewhere (not the document-only ``local``)."""
+    """True for targets that send somewhere (not ``local``, nor a relative ``file:``)."""
     low = target.lower()
+    if low.startswith("file:"):
+        return target[5:].startswith("/")
     return low == "stdout" or low.startswith(_DELIVER_PREFIXES)
 
 
@@ -3455,7 +3470,9 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
 
     directory = _output_dir(home, job["id"])
     if not os.path.isdir(directory):
-        os.makedirs(directory, mode=0o700, exist_ok=True)
+        for path in (os.path.dirname(directory), directory):
+            if not os.path.isdir(path):
+                os.mkdir(path, 0o700)
     zone = _safe_zone(home, job)
     failed = outcome.status != "ok"
     lines = [f"# Cron Job: {job.get('name') or job['id']}{' (FAILED)' if failed else ''}", "",
@@ -4426,8 +4443,7 @@ def _doctor_job(home, job, now, settings, find):
              f"last fire was {dispatch['kind'].replace('_', '-')}: scheduled "
              f"{dispatch.get('scheduled_at')}, {dispatch.get('lateness_seconds')} s late")
     for target in _split_targets(job.get("deliver") or "local"):
-        if target.lower() not in _DELIVER_WORDS and not target.lower().startswith(
-                _DELIVER_PREFIXES):
+        if target.lower() != "local" and not _real_target(target):
             find(job_id, "target_not_configured", f"delivery target {target!r} is not "
                                                   f"supported here: results stay local")
     try:
@@ -4633,11 +4649,13 @@ def _exportable(home, job, engine):
         raise InvalidInputError("systemd cannot express cronie's rule that a day matches "
                                 "day-of-month OR day-of-week", schedule["expr"],
                                 "split it into two jobs, or keep it in hermes_cron's own tick")
+    if cron.tz:
+        return " ".join(fields), cron.tz
     zone = home.zone(job)
-    name = cron.tz or _zone_name(zone)
-    if name in ("UTC", "UTC+00:00") or zone is _UTC:
+    name = _zone_name(zone)
+    if zone is _UTC or name in ("UTC", "UTC+00:00"):
         name = "UTC"
-    elif isinstance(zone, timezone) and not cron.tz:
+    elif isinstance(zone, timezone):
         raise InvalidInputError(f"{engine} needs a named time zone, not a fixed offset",
                                 name, "set --tz to an IANA zone such as Europe/Berlin")
     return " ".join(fields), name
@@ -4815,8 +4833,11 @@ class CronHome:
         job = None
         try:
             job = self.job(what)
-        except (JobNotFoundError, InvalidInputError):
-            if not isinstance(what, str) or not what.strip():
+        except JobNotFoundError:
+            pass
+        except InvalidInputError as exc:
+            if exc.what.startswith("job name is ambiguous") or not isinstance(what, str) \
+                    or not what.strip():
                 raise
         if tz is not None:
             zone = _zone(tz, "--tz")
@@ -5399,6 +5420,9 @@ def main(argv=None):
         args = _fast_args(argv) or _parser().parse_args(argv)
         if not getattr(args, "command", None):
             args = _parser().parse_args(argv + ["list"])
+        if getattr(args, "home", None) == "":
+            raise InvalidInputError("--home is empty", "", "pass a directory, or leave --home "
+                                    "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
         with CronHome(getattr(args, "home", None)) as home:
             code = _COMMANDS[args.command](home, args) or EXIT_OK
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
@@ -5419,8 +5443,8 @@ def main(argv=None):
         # A damaged or unreadable database is an operator's problem, not a crash.
         print(f"{_PROG}: error: a database of the cron home cannot be used ({exc}): "
               f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: check the "
-              f"disk and the file, or move the damaged .db file away (hermes_cron never "
-              f"overwrites it)", file=sys.stderr)
+              f"permissions and the disk; if a .db file is damaged, move it away "
+              f"(hermes_cron never overwrites it)", file=sys.stderr)
         return EXIT_FAILURE
 
 
@@ -5507,7 +5531,8 @@ def _say_job(home, verb, job, args):
         return
     print(f"{verb} job {_job_label(job)}")
     schedule = job.get("schedule") or {}
-    where = _zone_name(home.zone(job))
+    cron_tz = _cron(schedule["expr"]).tz if schedule.get("kind") == "cron" else None
+    where = cron_tz or _zone_name(home.zone(job))
     expr = f"{schedule.get('expr')}, " if schedule.get("kind") == "cron" and \
         schedule.get("expr") != job.get("schedule_display") else ""
     print(f"  schedule  {job.get('schedule_display')}  ({expr}{where})")
@@ -5554,6 +5579,8 @@ def _cmd_next(home, args):
     fires = home.next_fires(args.what, args.n, tz=args.tz, after=after)
     if getattr(args, "json", False):
         _print_json([_iso(f) for f in fires])
+    elif not fires:
+        print("no fire ahead: a one-shot whose time has passed")
     else:
         for fire in fires:
             print(_iso(fire))

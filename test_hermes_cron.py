@@ -6579,3 +6579,74 @@ def test_meta_docstring_quick_start_runs(tmp_path, monkeypatch):
     assert printed[0][1] == "2026-03-09T09:30:00+01:00"
     assert printed[1:] == [("completed",), (datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(
         "Europe/Berlin")),)]
+# ---- 15. command line: regressions found in review ----------------------------------
+
+
+def test_export_carries_a_cron_tz_prefix(home, cli):
+    job = home.add_job("CRON_TZ=Asia/Tokyo 0 9 * * *", "p", name="tk")
+    assert home.export("crontab", ["tk"]).splitlines()[0] == "CRON_TZ=Asia/Tokyo"
+    assert "OnCalendar=*-*-* 09:00:00 Asia/Tokyo\n" in home.export("systemd", ["tk"])
+    assert json.loads(home.export("kubernetes", ["tk"]))["spec"]["timeZone"] == "Asia/Tokyo"
+    home.remove_job(job["id"])
+    rc, out, _ = cli("add", "CRON_TZ=Asia/Tokyo 0 9 * * *", "p")
+    assert "(0 9 * * *, Asia/Tokyo)" not in out and "Asia/Tokyo)" in out
+
+
+def test_read_commands_leave_the_home_untouched(cli, home, clock, ok_script, tmp_path):
+    cli("add", "*/5 * * * *", "--script", ok_script, "--no-agent", "--name", "j",
+        "--deliver", f"file:{tmp_path / 'd.log'}")
+    clock.advance(minutes=5)
+    cli("tick")
+    cli("notepad", "j", "set", "k", "v")
+
+    def snapshot():
+        return sorted((os.path.relpath(os.path.join(root, n), home.path),
+                       os.stat(os.path.join(root, n)).st_mtime_ns)
+                      for root, dirs, files in os.walk(home.path) for n in files + dirs)
+
+    before = snapshot()
+    assert not any(name.endswith(("-wal", "-shm")) for name, _ in before)
+    for argv in (("list",), ("runs",), ("incidents",), ("notepad", "j"),
+                 ("notepad", "j", "get", "k"), ("status",), ("doctor",), ("next", "j"),
+                 ("output", "j"), ("why", "j"), ("deliveries",), ("prompt", "j")):
+        cli(*argv)
+        assert snapshot() == before, argv
+
+
+def test_cli_refuses_an_empty_home_and_reports_an_uncreatable_one(cli, tmp_path):
+    rc, out, err = cli("--home", "", "add", "@daily", "p")
+    assert rc == 2 and err.startswith("hermes_cron: error: --home is empty")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    rc, out, err = cli("--home", str(blocker / "cron"), "add", "@daily", "p")
+    assert rc == 1 and err.startswith("hermes_cron: error: cannot create the cron home (Not "
+                                      "a directory)") and "Traceback" not in err
+
+
+def test_relative_file_target_from_a_hand_edit_is_never_written(home, clock, ok_script,
+                                                                 monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    set_job(home, job["id"], deliver="file:relative.log")
+    clock.advance(minutes=5)
+    home.tick()
+    assert not (tmp_path / "relative.log").exists()
+    assert home.runs()[0]["delivery_outcome"] == "not_configured"
+    assert ("target_not_configured", job["id"]) in {(f["code"], f["job_id"])
+                                                    for f in home.doctor()["findings"]}
+
+
+def test_next_with_an_ambiguous_name_lists_the_ids(cli, home):
+    cli("add", "@daily", "p", "--name", "report")
+    cli("add", "@daily", "p", "--name", "REPORT")
+    rc, out, err = cli("next", "report")
+    assert rc == 2 and err.startswith("hermes_cron: error: job name is ambiguous")
+    rc, out, err = cli("next", "2020-01-01T00:00:00+00:00")
+    assert (rc, out) == (0, "no fire ahead: a one-shot whose time has passed\n")
+
+
+def test_output_directories_are_0700(home, ok_script):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    home.run_job(job["id"])
+    for path in (os.path.join(home.path, "output"), os.path.join(home.path, "output", job["id"])):
+        assert oct(os.stat(path).st_mode & 0o777) == "0o700", path
