@@ -2240,9 +2240,14 @@ class _Ledger:
         return rows[0]["n"] if rows else 0
 
     def completed_occurrence(self, job_id, instant):
-        """True if a completed row proves the occurrence *instant* of *job_id* ran."""
-        if instant is None:
+        """True if a completed row proves the occurrence *instant* of *job_id* ran.
+
+        The tick asks this right before it claims, so it reads through the
+        read-write connection: never a snapshot that could miss a fresh row.
+        """
+        if instant is None or not self.exists():
             return False
+        self.connect()
         slot = _parse_stored(instant)
         for row in self._rows("SELECT finished_at, claimed_at FROM executions WHERE job_id=? "
                               "AND scheduled_instant=? AND status='completed'", (job_id, instant)):
@@ -2252,12 +2257,11 @@ class _Ledger:
         return False
 
     def has_occurrence(self, job_id, instant):
+        if not self.exists():
+            return False
+        self.connect()
         return bool(self._rows("SELECT 1 FROM executions WHERE job_id=? AND scheduled_instant=? "
                                "LIMIT 1", (job_id, instant)))
-
-    def skips(self, job_id, limit=20):
-        return self._rows("SELECT * FROM cron_skips WHERE job_id=? ORDER BY at DESC LIMIT ?",
-                          (job_id, limit))
 
 
 def _read_only(path):
