@@ -3475,8 +3475,10 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
     directory = _output_dir(home, job["id"])
     if not os.path.isdir(directory):
         for path in (os.path.dirname(directory), directory):
-            if not os.path.isdir(path):
+            try:
                 os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass  # made by a parallel run a moment ago
     zone = _safe_zone(home, job)
     failed = outcome.status != "ok"
     lines = [f"# Cron Job: {job.get('name') or job['id']}{' (FAILED)' if failed else ''}", "",

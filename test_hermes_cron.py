@@ -6650,3 +6650,12 @@ def test_output_directories_are_0700(home, ok_script):
     home.run_job(job["id"])
     for path in (os.path.join(home.path, "output"), os.path.join(home.path, "output", job["id"])):
         assert oct(os.stat(path).st_mode & 0o777) == "0o700", path
+
+
+def test_parallel_first_runs_create_the_output_dirs_without_racing(home, clock, tmp_path):
+    script(tmp_path, "s.sh", "echo ok\n")
+    jobs = [home.add_job("*/5 * * * *", "", script="s.sh", no_agent=True) for _ in range(4)]
+    clock.advance(minutes=5)
+    report = home.tick()  # four runs at once, none of their directories exists yet
+    assert sorted(d["status"] for d in report["dispatched"]) == ["completed"] * 4
+    assert all(len(os.listdir(os.path.join(home.path, "output", j["id"]))) == 1 for j in jobs)
