@@ -1551,6 +1551,15 @@ def _parses_iso(value):
         return False
 
 
+def _check_name(jobs, job):
+    """Refuse a name that is another job's id: references to it would resolve to that job."""
+    name = job.get("name")
+    if any(isinstance(other, dict) and other.get("id") == name and other is not job
+           and other.get("id") != job.get("id") for other in jobs):
+        raise InvalidInputError("name is another job's id", name,
+                                "pick a name that is not a job id")
+
+
 def _job_name(name, job):
     if name is not None and not isinstance(name, str):
         raise InvalidInputError("name must be text", name, "pass the name as a string")
@@ -4910,6 +4919,7 @@ class CronHome:
 
         def change(jobs):
             job["context_from"] = _resolve_context(jobs, context_from, job["id"])
+            _check_name(jobs, job)
             jobs.append(_ordered(job))
             return jobs[-1]
 
@@ -4950,6 +4960,7 @@ class CronHome:
                     new.pop("failure_deliver", None)
             if changes.get("name") is not None:
                 new["name"] = _job_name(changes["name"], new)
+                _check_name([j for j in jobs if j is not job], new)
             if changes.get("context_from") is not None:
                 new["context_from"] = _resolve_context(jobs, changes["context_from"], new["id"])
             old_kind = (job.get("schedule") or {}).get("kind")
@@ -5568,8 +5579,10 @@ def _cmd_pause(home, args):
 
 
 def _cmd_resume(home, args):
+    was_paused = _job_state(home.job(args.job)) != "scheduled"
     job = home.resume_job(args.job, run_now=args.run_now, at=args.at)
-    _say_job(home, "Resumed", job, args)
+    _say_job(home, "Resumed" if was_paused or args.run_now or args.at else
+             "Nothing to resume (it was not paused):", job, args)
 
 
 def _cmd_remove(home, args):
@@ -5713,16 +5726,22 @@ def _cmd_why(home, args):
 
 
 def _cmd_output(home, args):
+    as_json = getattr(args, "json", False)
     if args.list:
         docs = home.outputs(args.job)
-        if getattr(args, "json", False):
+        if as_json:
             _print_json(docs)
         elif not docs:
             print("No run documents.")
-        for doc in docs if not getattr(args, "json", False) else ():
+        for doc in docs if not as_json else ():
             print(f"{doc['run_time']}  {doc['execution_id']}  {doc['status']}  {doc['file']}")
         return
-    sys.stdout.write(home.output(args.job, args.run))
+    text = home.output(args.job, args.run)
+    if as_json:
+        _print_json({"job_id": home.job(args.job)["id"], "execution_id": args.run,
+                     "content": text})
+    else:
+        sys.stdout.write(text)
 
 
 def _cmd_export(home, args):
@@ -5810,7 +5829,11 @@ def _cmd_notepad(home, args):
         home.delete_note(job_id, key)
         print(f"Deleted notepad key '{key}' for job {job_id}.")
     elif action == "get":
-        print(home.get_note(job_id, key))
+        value = home.get_note(job_id, key)
+        if getattr(args, "json", False):
+            _print_json({"key": key, "value": value})
+        else:
+            print(value)
     elif getattr(args, "json", False):
         _print_json(home.notepad(job_id))
     else:

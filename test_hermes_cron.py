@@ -6659,3 +6659,28 @@ def test_parallel_first_runs_create_the_output_dirs_without_racing(home, clock, 
     report = home.tick()  # four runs at once, none of their directories exists yet
     assert sorted(d["status"] for d in report["dispatched"]) == ["completed"] * 4
     assert all(len(os.listdir(os.path.join(home.path, "output", j["id"]))) == 1 for j in jobs)
+
+
+def test_cli_json_for_output_and_notepad_get_and_honest_resume(cli, home, ok_script):
+    cli("add", "@hourly", "--script", ok_script, "--no-agent", "--name", "j")
+    job_id = home.job("j")["id"]
+    cli("run", "j")
+    doc = json.loads(cli("output", "j", "--json")[1])
+    assert doc["job_id"] == job_id and doc["content"] == home.output("j")
+    cli("notepad", "j", "set", "k", "v")
+    assert json.loads(cli("notepad", "j", "get", "k", "--json")[1]) == {"key": "k", "value": "v"}
+    assert cli("resume", "j")[1].startswith(f"Nothing to resume (it was not paused): job {job_id}")
+    cli("pause", "j")
+    assert cli("resume", "j")[1].startswith(f"Resumed job {job_id}")
+
+
+def test_a_name_may_not_be_another_jobs_id(home):
+    first = home.add_job("@daily", "p")
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.add_job("@daily", "q", name=first["id"])
+    assert str(ei.value) == (f"name is another job's id: '{first['id']}': pick a name that is "
+                             f"not a job id")
+    second = home.add_job("@daily", "q", name="fine")
+    with pytest.raises(hc.InvalidInputError):
+        home.edit_job(second["id"], name=first["id"])
+    assert home.edit_job(first["id"], name=first["id"])["name"] == first["id"]  # its own id
