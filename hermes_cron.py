@@ -207,6 +207,12 @@ class StoreCorruptError(HermesCronError):
     """A store file exists but cannot be read; it is left untouched (exit 1)."""
 
 
+def _one_line(text, width=200):
+    """*text* with whitespace folded, cut to *width* characters with "..."."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _show(value):
     """Render an offending value for an error message."""
     if isinstance(value, str):
@@ -1523,13 +1529,6 @@ def _safe_component(text):
         text.isascii() and all(c.isalnum() or c in "_-" for c in text)
 
 
-def _parses_aware(value):
-    try:
-        return isinstance(value, str) and parse_iso(value).tzinfo is not None
-    except InvalidInputError:
-        return False
-
-
 def _checked_schedule(schedule, job):
     """Return a stored schedule dict if it is usable, else raise naming the job."""
     ok = isinstance(schedule, dict) and (
@@ -1860,13 +1859,8 @@ def _check_prompt_safe(prompt):
     _, reason = _scan_prompt(prompt or "")
     if reason:
         raise InvalidInputError(f"prompt blocked by the injection scanner: {reason}",
-                                _show_prompt(prompt), "remove the injected or "
+                                _one_line(prompt, 60), "remove the injected or "
                                 "exfiltrating instruction; scheduled prompts run unattended")
-
-
-def _show_prompt(prompt):
-    text = " ".join(prompt.split())
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # =============================================================================
@@ -3144,15 +3138,10 @@ def _http_runner(home, job, prompt):
                 continue
             if not 200 <= status < 300:
                 raise _RunFailed(redact(f"provider {name!r} returned HTTP {status}: "
-                                        f"{_one_line_text(body, 300)}"))
+                                        f"{_one_line(body, 300)}"))
             return _chat_content(name, body)
     raise _RunFailed(f"rate limited: HTTP 429 (rate limit) from every key of "
                      f"{', '.join(dict.fromkeys(limited))}")
-
-
-def _one_line_text(text, width):
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _post_chat(base_url, key, model, prompt, deadline):
@@ -3199,7 +3188,7 @@ def _chat_content(name, body):
         content = json.loads(body)["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError):
         raise _RunFailed(redact(f"provider {name!r} sent an unexpected response: "
-                                f"{_one_line_text(body, 300)}")) from None
+                                f"{_one_line(body, 300)}")) from None
     return content if isinstance(content, str) else ""
 
 
@@ -3326,7 +3315,7 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
         with urllib.request.build_opener(NoRedirect).open(request, timeout=_SEND_TIMEOUT) as r:
             r.read(1024)
     except urllib.error.HTTPError as exc:
-        excerpt = _one_line_text(exc.read(300).decode("utf-8", "replace"), 200)
+        excerpt = _one_line(exc.read(300).decode("utf-8", "replace"), 200)
         raise _RunFailed(redact(f"HTTP {exc.code} from {_redact_url(url)}: {excerpt}")) \
             from None
     except (socket.timeout, TimeoutError):
@@ -5069,7 +5058,7 @@ class CronHome:
                     job["next_run_at"] = _next_run(schedule, zone, now)
             elif when is not None:
                 job["next_run_at"] = _iso(when)
-            elif not _parses_aware(job.get("next_run_at")):
+            elif _parse_stored(job.get("next_run_at")) is None:
                 job["next_run_at"] = _next_run(schedule, zone, now)
             if run_now:
                 job["manual_run_at"] = job["next_run_at"]
@@ -5527,8 +5516,7 @@ def _cmd_list(home, args):
 
 
 def _cell(value, width=40):
-    text = " ".join(str(value).split()) if value is not None else "-"
-    return text if len(text) <= width else text[: width - 3] + "..."
+    return _one_line(value, width) if value is not None else "-"
 
 
 def _job_fields_from(args, editing):
@@ -5614,8 +5602,6 @@ def _print_tick(report, as_json=False):
     elif report["busy"]:
         print("tick busy: another tick holds .tick.lock; nothing to do")
     for run in report.get("dispatched", ()):
-        if isinstance(run, _Claim):
-            run = _public_report({"dispatched": [run]})["dispatched"][0]
         print(f"{run['job_id']} {run['execution_id']} {run['status']} {run['kind']}")
     for skip in report.get("skipped", ()):
         print(f"{skip['job_id']} skipped {skip['reason']} {skip['scheduled_instant'] or '-'}: "
@@ -5647,11 +5633,6 @@ def _cmd_run(home, args):
         if row["error"]:
             print(f"    {_one_line(row['error'])}")
     return EXIT_OK if row["already"] or row["status"] == "completed" else EXIT_FAILURE
-
-
-def _one_line(text, width=200):
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _cmd_runs(home, args):
