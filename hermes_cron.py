@@ -5426,6 +5426,7 @@ def main(argv=None):
         args = _fast_args(argv) or _parser().parse_args(argv)
         if not getattr(args, "command", None):
             args = _parser().parse_args(argv + ["list"])
+        args.json = getattr(args, "json", False)  # --json may stand before or after COMMAND
         if getattr(args, "home", None) == "":
             raise InvalidInputError("--home is empty", "", "pass a directory, or leave --home "
                                     "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
@@ -5499,7 +5500,7 @@ def _warn_config(home):
 
 def _cmd_list(home, args):
     jobs = home.jobs(include_all=args.all)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(jobs)
         return
     if not jobs:
@@ -5531,7 +5532,7 @@ def _job_fields_from(args, editing):
 
 
 def _say_job(home, verb, job, args):
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(job)
         return
     print(f"{verb} job {_job_label(job)}")
@@ -5575,7 +5576,7 @@ def _cmd_resume(home, args):
 
 def _cmd_remove(home, args):
     job = home.remove_job(args.job)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(job)
     else:
         print(f"Removed job {_job_label(job)}")
@@ -5584,7 +5585,7 @@ def _cmd_remove(home, args):
 def _cmd_next(home, args):
     after = parse_iso(args.after) if args.after else None
     fires = home.next_fires(args.what, args.n, tz=args.tz, after=after)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json([_iso(f) for f in fires])
     elif not fires:
         print("no fire ahead: a one-shot whose time has passed")
@@ -5614,7 +5615,7 @@ def _print_tick(report, as_json=False):
 
 def _cmd_tick(home, args):
     report = home.tick()
-    _print_tick(report, getattr(args, "json", False))
+    _print_tick(report, args.json)
     errors = [report[k] for k in ("config_error", "drain_error") if report.get(k)]
     for error in errors:
         print(f"{_PROG}: error: {error}", file=sys.stderr)
@@ -5623,7 +5624,7 @@ def _cmd_tick(home, args):
 
 def _cmd_run(home, args):
     row = home.run_job(args.job, args.occurrence)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(row)
     elif row["already"]:
         print(f"occurrence {row['scheduled_instant']} of job {row['job_id']} already has "
@@ -5637,7 +5638,7 @@ def _cmd_run(home, args):
 
 def _cmd_runs(home, args):
     rows = home.runs(args.job, args.limit)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(rows)
         return
     if not rows:
@@ -5654,7 +5655,7 @@ def _cmd_runs(home, args):
 
 def _cmd_status(home, args):
     info = home.status()
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(info)
         return
     age = info["heartbeat_age_seconds"]
@@ -5684,7 +5685,7 @@ def _cmd_status(home, args):
 
 def _cmd_doctor(home, args):
     report = home.doctor()
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(report)
     elif report["ok"]:
         print(f"hermes_cron doctor: no issues ({len(home.jobs())} job(s) checked)")
@@ -5700,14 +5701,14 @@ def _cmd_doctor(home, args):
 
 def _cmd_why(home, args):
     info = home.why(args.job)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(info)
     else:
         print(f"{info['job_id']}: {info['verdict']}: {info['message']}")
 
 
 def _cmd_output(home, args):
-    as_json = getattr(args, "json", False)
+    as_json = args.json
     if args.list:
         docs = home.outputs(args.job)
         if as_json:
@@ -5735,7 +5736,7 @@ def _cmd_incidents(home, args):
             raise InvalidInputError("incidents ack needs an incident ID", None,
                                     "use 'incidents ack ID' (ids are in 'incidents')")
         row = home.ack_incident(args.id)
-        if getattr(args, "json", False):
+        if args.json:
             _print_json(row)
         else:
             print(f"Incident {row['id']} acknowledged (closed).")
@@ -5743,7 +5744,7 @@ def _cmd_incidents(home, args):
     if args.id:
         raise InvalidInputError("incidents list takes no ID", args.id, "use --job or --state")
     rows = home.incidents(args.state, args.job)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(rows)
         return
     if not rows:
@@ -5766,7 +5767,7 @@ def _cmd_deliveries(home, args):
     import json
 
     rows = home.deliveries(args.status, args.limit)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(rows)
         return
     if not rows:
@@ -5785,7 +5786,7 @@ def _cmd_deliveries(home, args):
 
 def _cmd_prompt(home, args):
     info = home.prompt(args.job)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(info)
     else:
         print(info["prompt"].rstrip("\n"))
@@ -5811,11 +5812,11 @@ def _cmd_notepad(home, args):
         print(f"Deleted notepad key '{key}' for job {job_id}.")
     elif action == "get":
         value = home.get_note(job_id, key)
-        if getattr(args, "json", False):
+        if args.json:
             _print_json({"key": key, "value": value})
         else:
             print(value)
-    elif getattr(args, "json", False):
+    elif args.json:
         _print_json(home.notepad(job_id))
     else:
         notes = home.notepad(job_id)
@@ -5827,7 +5828,7 @@ def _cmd_notepad(home, args):
 
 
 def _cmd_daemon(home, args):
-    as_json = getattr(args, "json", False)
+    as_json = args.json
     _daemon(home, None, None, lambda report: _print_tick(_public_report(report) if
                                                          "dispatched" in report else report,
                                                          as_json))
