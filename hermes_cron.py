@@ -1997,8 +1997,9 @@ def _provably_dead(owner, me):
 class _Ledger:
     """executions.db of one home: one connection, opened on first use."""
 
-    def __init__(self, home):
+    def __init__(self, home, environ=None):
         self.path = os.path.join(home, _LEDGER_FILE)
+        self.environ = os.environ if environ is None else environ
         self._conn = None
         self._registered = None
         import threading
@@ -2012,16 +2013,7 @@ class _Ledger:
         """Return the read-write connection, creating and migrating the schema."""
         if self._conn is not None:
             return self._conn
-        import sqlite3
-
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        os.close(fd)
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None,
-                               check_same_thread=False)
-        conn.execute("PRAGMA busy_timeout=5000")
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
+        conn = _open_rw(self.path, _wal_wanted(self.environ))
         self._migrate(conn)
         self._conn = conn
         return conn
@@ -2267,16 +2259,77 @@ class _Ledger:
                                "LIMIT 1", (job_id, instant)))
 
 
-def _read_only(path):
-    """Open an SQLite file for reading without writing anything next to it.
+# SQLite 3.7.0-3.51.2 can corrupt a WAL database when a checkpoint resets the
+# WAL while connections in other threads or processes write: exactly how a
+# home is used (run threads, concurrent ticks, CLI writers).
+_WAL_FIXED_IN = (3, 51, 3)
 
-    With no ``-wal`` file (no writer has the database open) the file is read
-    as immutable, so no ``-shm``/``-wal`` is created; with one, a plain
-    read-only connection shares the live writer's WAL.
+
+def _wal_wanted(environ):
+    """True if stores should use WAL: a fixed SQLite, or ``HERMES_CRON_SQLITE_WAL=1``."""
+    import sqlite3
+
+    return sqlite3.sqlite_version_info >= _WAL_FIXED_IN or \
+        environ.get(_ENV_PREFIX + "SQLITE_WAL", "").strip() == "1"
+
+
+def _open_rw(path, wal):
+    """Open (creating, mode 0600) an SQLite store read-write in the journal mode wanted.
+
+    Without *wal* a WAL file is switched back to the rollback journal (when
+    no other connection holds it; else at a later open) and a rollback file
+    is never switched to WAL.  New files reclaim free pages incrementally.
     """
     import sqlite3
 
-    flags = "mode=ro" if os.path.exists(path + "-wal") else "mode=ro&immutable=1"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fresh = os.fstat(fd).st_size == 0
+    finally:
+        os.close(fd)
+    conn = sqlite3.connect(path, timeout=5.0, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA busy_timeout=5000")
+        if fresh:
+            conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        want = "wal" if wal else "delete"
+        if mode != want and (wal or mode == "wal"):
+            try:
+                conn.execute(f"PRAGMA journal_mode={want.upper()}")
+            except sqlite3.OperationalError:
+                pass  # another connection holds it: the mode changes at a later open
+        conn.execute("PRAGMA synchronous=FULL")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _journal_of(path):
+    """The journal mode recorded in an SQLite file's header: 'wal', 'delete' or None."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return None
+    if len(header) < 20 or not header.startswith(b"SQLite format 3\0"):
+        return None
+    return "wal" if header[18] == 2 else "delete"
+
+
+def _read_only(path):
+    """Open an SQLite file for reading without writing anything next to it.
+
+    A rollback-journal file is read with a plain read-only connection (it
+    takes shared locks and creates nothing).  A WAL file with no ``-wal``
+    file (no writer has it open) is read as immutable, so no ``-shm``/``-wal``
+    is created; with one, a read-only connection shares the writer's WAL.
+    """
+    import sqlite3
+
+    flags = "mode=ro" if _journal_of(path) != "wal" or os.path.exists(path + "-wal") \
+        else "mode=ro&immutable=1"
     conn = sqlite3.connect(f"file:{path}?{flags}", uri=True, timeout=5.0, isolation_level=None,
                            check_same_thread=False)
     conn.execute("PRAGMA busy_timeout=5000")
@@ -2472,22 +2525,15 @@ _NOTEPAD_HEADING = "## Job notepad (persistent across runs)"
 class _Notepad:
     """notepad.db: a small key/value scratchpad per job, injected into its prompt."""
 
-    def __init__(self, home):
+    def __init__(self, home, environ=None):
         self.path = os.path.join(home, _NOTEPAD_FILE)
+        self.environ = os.environ if environ is None else environ
 
     def _connect(self, readonly):
-        import sqlite3
-
         if readonly:
             conn = _read_only(self.path)
         else:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            os.close(fd)
-            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-        conn.execute("PRAGMA busy_timeout=5000")
-        if not readonly:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")
+            conn = _open_rw(self.path, _wal_wanted(self.environ))
             conn.execute("CREATE TABLE IF NOT EXISTS cron_notepad(job_id TEXT NOT NULL, "
                          "key TEXT NOT NULL, value TEXT NOT NULL, updated_at TEXT NOT NULL, "
                          "PRIMARY KEY (job_id, key))")
@@ -2616,8 +2662,9 @@ class _Deliveries:
     and is never sent again (a lost message beats a duplicate).
     """
 
-    def __init__(self, home):
+    def __init__(self, home, environ=None):
         self.path = os.path.join(home, _DELIVERIES_FILE)
+        self.environ = os.environ if environ is None else environ
         self._conn = None
         import threading
 
@@ -2628,16 +2675,7 @@ class _Deliveries:
 
     def connect(self):
         if self._conn is None:
-            import sqlite3
-
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            os.close(fd)
-            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None,
-                                   check_same_thread=False)
-            conn.execute("PRAGMA busy_timeout=5000")
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
+            conn = _open_rw(self.path, _wal_wanted(self.environ))
             for ddl in _DELIVERY_SCHEMA:
                 conn.execute(ddl)
             self._conn = conn
@@ -4756,9 +4794,9 @@ class CronHome:
         self.path = os.path.abspath(os.path.expanduser(raw))
         self.clock = clock if clock is not None else _env_clock(self.environ)
         self._store = _JobStore(self.path, lock_timeout)
-        self._ledger = _Ledger(self.path)
-        self._notepad = _Notepad(self.path)
-        self._deliveries = _Deliveries(self.path)
+        self._ledger = _Ledger(self.path, self.environ)
+        self._notepad = _Notepad(self.path, self.environ)
+        self._deliveries = _Deliveries(self.path, self.environ)
         self._incidents = _Incidents(self._ledger)
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()

@@ -2122,6 +2122,8 @@ def ledger(tmp_path):
 
 
 def test_ledger_schema_indexes_and_pragmas_are_exact(ledger, tmp_path):
+    import sqlite3
+
     ledger.claim([("abcdef012345", None)], "manual", NOW)
     conn = ledger.connect()
     assert [r[1] for r in conn.execute("PRAGMA table_info(executions)")] == LEDGER_COLUMNS
@@ -2132,8 +2134,10 @@ def test_ledger_schema_indexes_and_pragmas_are_exact(ledger, tmp_path):
     assert "(status, claimed_at DESC, id DESC)" in indexes["idx_executions_status_claimed"]
     assert indexes["idx_executions_occurrence"].endswith(
         "(job_id, scheduled_instant) WHERE status='completed'")
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    fixed = sqlite3.sqlite_version_info >= (3, 51, 3)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == ("wal" if fixed else "delete")
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # INCREMENTAL
     assert oct(os.stat(ledger.path).st_mode & 0o777) == "0o600"
 
 
