@@ -93,7 +93,6 @@ _CONFIG_FILE = "config.json"
 _TEMP_PREFIX = ".jobs_"
 _TEMP_SUFFIX = ".tmp"
 _LOCK_TIMEOUT = 30.0
-_LOCK_POLL = 0.05
 _ONESHOT_GRACE = 120
 _UTC = timezone.utc
 _DEFAULT_PAUSE_REASON = "paused by operator"
@@ -434,7 +433,12 @@ def _fsync_dir(directory):
 
 
 class _FileLock:
-    """An exclusive ``flock`` on a sidecar file, polled until a deadline."""
+    """An exclusive ``flock`` on a sidecar file, waited for until a deadline.
+
+    A waiter blocks in the kernel (in a helper thread, so the wait can time
+    out) instead of polling: it gets the lock the moment it is released,
+    not up to a poll interval later, and loses no race to a faster poller.
+    """
 
     def __init__(self, path, timeout):
         self.path, self.timeout, self._fd = path, timeout, None
@@ -443,29 +447,57 @@ class _FileLock:
         import fcntl
 
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise StoreLockedError(
-                        f"the job store is locked by another process "
-                        f"(waited {self.timeout:g} s)", self.path,
-                        "retry later; if no hermes_cron process is running, "
-                        "check what holds the lock with 'fuser'") from None
-                time.sleep(_LOCK_POLL)
-            except BaseException:
-                os.close(fd)
-                raise
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not _wait_for_flock(fd, self.timeout):
+                raise StoreLockedError(
+                    f"the job store is locked by another process "
+                    f"(waited {self.timeout:g} s)", self.path,
+                    "retry later; if no hermes_cron process is running, "
+                    "check what holds the lock with 'fuser'") from None
+        except BaseException:
+            os.close(fd)
+            raise
         self._fd = fd
         return self
 
     def __exit__(self, *exc):
         os.close(self._fd)  # closing the descriptor releases the flock
         self._fd = None
+
+
+def _wait_for_flock(fd, timeout):
+    """Block for an exclusive flock on *fd* up to *timeout* s; True once it is held.
+
+    On a time-out the descriptor belongs to the waiting thread, which closes
+    it (releasing the lock at once) if the lock ever comes.
+    """
+    import fcntl
+    import threading
+
+    got, guard, state = threading.Event(), threading.Lock(), {"abandoned": False}
+
+    def wait():
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            state["error"] = exc
+        with guard:
+            if state["abandoned"]:
+                os.close(fd)
+            else:
+                got.set()
+
+    threading.Thread(target=wait, daemon=True, name="hermes-cron-lock").start()
+    if not got.wait(max(timeout, 0)):
+        with guard:
+            state["abandoned"] = not got.is_set()
+        if state["abandoned"]:
+            return False
+    if "error" in state:
+        raise state["error"]
+    return True
 
 
 # =============================================================================
@@ -3912,7 +3944,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
     if state in ("completed", "error", "paused"):
         # A run may still hold a claim (paused mid-run): settle it once it expires.
         if claim is not None and not _claim_is_live(home, job, claim, claimed_rows, now):
-            job.pop("fire_claim", None)
+            _settle_claim(home, job, claim, claimed_rows)
             return True
         return False
     if claim is not None:
@@ -3927,7 +3959,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
                   f"still running execution {claim.get('execution_id')}", now)
             job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
             return True
-        job.pop("fire_claim", None)
+        _settle_claim(home, job, claim, claimed_rows)
         changed = True
     pending = job.get("pending_slot")
     if pending is not None:
@@ -4026,6 +4058,19 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     if row is not None:  # the owner stopped heartbeating: the TTL decides
         home._ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)
     return False
+
+
+def _settle_claim(home, job, claim, claimed_rows):
+    """Drop a claim that no longer stands, first applying its run's result if the
+    run finished but its process never recorded it on the job (killed, or the
+    store was busy or full)."""
+    row = claimed_rows.get(claim.get("execution_id")) if isinstance(claim, dict) else None
+    if row is not None and row["status"] in ("completed", "failed"):
+        finished = _parse_stored(row["finished_at"]) or home.now()
+        if _apply_result(home, job, row["id"], _Result.of_row(row), finished,
+                         row["source"] != "builtin"):
+            return
+    job.pop("fire_claim", None)
 
 
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
@@ -4133,11 +4178,13 @@ def _run_claimed(home, claim):
     except Exception as exc:  # the queue itself failed: say so, never lose the run
         delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
                                                     f"{exc}")
-    try:
-        _mark_job_run(home, job["id"], eid, outcome, finished, claim.source != "builtin",
-                      delivery_error)
-    finally:
-        ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
+    # The ledger row first: from its commit on the result is durable, and
+    # whoever next holds the job store applies it to the job record if this
+    # process cannot (a busy lock, a full disk, a kill).
+    ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
+    home._books.apply(home, (job["id"], eid, _Result(
+        outcome.ok, outcome.status, outcome.error, delivery_error), finished,
+        claim.source != "builtin"))
     claim.outcome = outcome
 
 
@@ -4176,43 +4223,106 @@ def _report_run(home, claim, outcome, document, now):
     return delivery, error
 
 
-def _mark_job_run(home, job_id, eid, outcome, now, manual, delivery_error=None):
-    """Record a finished run on its job and move its schedule on (if we still own it).
+class _Result:
+    """What a finished run leaves on its job record."""
 
-    A run that succeeded but whose delivery failed is ``delivery_failed``; it
-    does not count toward the failure streak.
+    __slots__ = ("ok", "status", "error", "delivery_error")
+
+    def __init__(self, ok, status, error, delivery_error):
+        self.ok, self.status, self.error, self.delivery_error = ok, status, error, delivery_error
+
+    @classmethod
+    def of_row(cls, row):
+        """The result of a finished ledger row whose job record was never updated."""
+        ok = row["status"] == "completed"
+        failed_delivery = "delivery failed (see 'deliveries')" \
+            if row.get("delivery_outcome") == "failed" else None
+        return cls(ok, "ok" if ok else "error", row.get("error"), failed_delivery)
+
+
+def _apply_result(home, job, eid, result, now, manual):
+    """Record a finished run on its job (in place) and move its schedule on.
+
+    Only while the job still holds the run's claim: a removed job or a claim
+    taken over is left alone (False).  A run that succeeded but whose delivery
+    failed is ``delivery_failed``; it does not count toward the failure streak.
+    """
+    claim = job.get("fire_claim")
+    if not isinstance(claim, dict) or claim.get("execution_id") != eid:
+        return False
+    for key in ("fire_claim", "pending_slot", "manual_run_at"):
+        job.pop(key, None)
+    zone = _safe_zone(home, job)
+    job["last_run_at"] = _iso(now.astimezone(zone))
+    job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
+        result.status
+    job["last_error"] = None if result.ok else redact(result.error or "")[:500]
+    job["last_delivery_error"] = redact(result.delivery_error)[:500] \
+        if result.delivery_error else None
+    streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
+    job["failure_streak"] = 0 if result.ok else streak + 1
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    if manual:
+        return True
+    repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else {"times": None}
+    if not isinstance(repeat.get("completed"), int):
+        repeat["completed"] = 0
+    if schedule.get("kind") != "once":
+        repeat["completed"] = _count(repeat.get("completed")) + 1
+    job["repeat"] = repeat
+    if schedule.get("kind") == "once" or _once_done(job):
+        job.update(enabled=False, state="completed", next_run_at=None)
+    elif schedule.get("kind") == "interval" and _job_is_runnable(job):
+        job["next_run_at"] = _iso(_next_slot(schedule, zone, now.astimezone(zone)))
+    return True
+
+
+class _Bookkeeper:
+    """Applies finished runs to jobs.json in batches: a group commit.
+
+    A run's result is durable in the ledger before it arrives here; the job
+    record only summarizes it.  Each finishing run queues its result, and one
+    thread at a time writes every result queued so far in one store write,
+    so a thousand runs that end together cost a few writes, not a thousand
+    (and no lock time-outs).  A write that fails (a busy, corrupt or full
+    store) loses nothing: the next tick finds the claim of a finished row and
+    applies the row's result.
     """
 
-    def change(jobs):
-        job = next((j for j in jobs if isinstance(j, dict) and j.get("id") == job_id), None)
-        if job is None or (job.get("fire_claim") or {}).get("execution_id") != eid:
-            return False  # removed, or the claim was taken over: leave it alone
-        for key in ("fire_claim", "pending_slot", "manual_run_at"):
-            job.pop(key, None)
-        zone = _safe_zone(home, job)
-        job["last_run_at"] = _iso(now.astimezone(zone))
-        job["last_status"] = "delivery_failed" if outcome.ok and delivery_error else \
-            outcome.status
-        job["last_error"] = None if outcome.ok else redact(outcome.error or "")[:500]
-        job["last_delivery_error"] = redact(delivery_error)[:500] if delivery_error else None
-        streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
-        job["failure_streak"] = 0 if outcome.ok else streak + 1
-        schedule = job.get("schedule") or {}
-        if manual:
-            return True
-        repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else {"times": None}
-        if not isinstance(repeat.get("completed"), int):
-            repeat["completed"] = 0
-        if schedule.get("kind") != "once":
-            repeat["completed"] = _count(repeat.get("completed")) + 1
-        job["repeat"] = repeat
-        if schedule.get("kind") == "once" or _once_done(job):
-            job.update(enabled=False, state="completed", next_run_at=None)
-        elif schedule.get("kind") == "interval" and _job_is_runnable(job):
-            job["next_run_at"] = _iso(_next_slot(schedule, zone, now.astimezone(zone)))
-        return True
+    def __init__(self):
+        import threading
 
-    return home._store.mutate(change, now)
+        self._queue, self._queued, self._writer = [], threading.Lock(), threading.Lock()
+
+    def apply(self, home, entry):
+        """Queue ``(job_id, eid, result, finished, manual)``; return once it is written."""
+        with self._queued:
+            self._queue.append(entry)
+        with self._writer:
+            with self._queued:
+                batch, self._queue = self._queue, []
+            if not batch:
+                return  # the writer before us took ours along
+            try:
+                _apply_batch(home, batch)
+            except (HermesCronError, OSError):
+                pass  # the ledger has every result: the next tick applies them
+
+
+def _apply_batch(home, batch):
+    store = home._store
+    with store.locked() as (doc, jobs):
+        by_id = {}
+        for job in jobs:
+            if isinstance(job, dict):
+                by_id.setdefault(job.get("id"), job)
+        changed = False
+        for job_id, eid, result, finished, manual in batch:
+            job = by_id.get(job_id)
+            if job is not None and _apply_result(home, job, eid, result, finished, manual):
+                changed = True
+        if changed:
+            store.save(doc, jobs, home.now())
 
 
 class _FireHeartbeat:
@@ -4800,6 +4910,7 @@ class CronHome:
         self._incidents = _Incidents(self._ledger)
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()
+        self._books = _Bookkeeper()
         self._settings = None
         self._bad_config = {}
         self.runner = runner

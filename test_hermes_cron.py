@@ -6194,6 +6194,8 @@ _CRASH_TICK = textwrap.dedent("""
         hc._Ledger.finish = die
     elif where == "before-claim":
         hc._Ledger.claim = die
+    elif where == "after-ledger":  # the row is committed, the job record not yet written
+        hc._apply_batch = die
     sys.exit(hc.main(["--home", sys.argv[2], "tick"]))
 """)
 
@@ -6228,7 +6230,7 @@ def _crash_script(tmp_path):
 
 
 _CRASH_KILL_POINTS = [("after-claim", "claimed"), ("while-script", "running"),
-                      ("after-script", "running")]
+                      ("after-script", "running"), ("after-ledger", "completed")]
 
 
 @pytest.mark.slow
@@ -6245,34 +6247,44 @@ def test_crash_tick_killed_mid_run_marks_unknown_and_never_reruns(tmp_path, env,
         eid = rows[0][4]
         job = _crash_jobs(home)[0]
         assert "pending_slot" not in job and job["next_run_at"] == _CRASH_NEXT
-        if where == "after-script":  # the job was recorded, the row was not
-            assert "fire_claim" not in job and job["last_status"] == "ok"
-        else:
-            assert job["fire_claim"]["execution_id"] == eid
+        # The ledger row is written before the job record, so the job still
+        # holds the claim at every kill point.
+        assert job["fire_claim"]["execution_id"] == eid and job["last_status"] is None
         assert _crash_runs(tmp_path) == (0 if where == "after-claim" else 1)
 
         # Next tick, inside the 12:05 slot's grace: the dead owner's row becomes
-        # unknown and the occurrence is not run again.
+        # unknown (or, committed, is applied to the job) and the occurrence is
+        # not run again.
         r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
         assert (r.returncode, r.stdout, r.stderr) == (0, "no jobs due\n", "")
         rows = _crash_rows(home)
-        assert [r[:3] for r in rows] == [(_CRASH_SLOT, "unknown", "builtin")]
+        final = "completed" if left == "completed" else "unknown"
+        assert [r[:3] for r in rows] == [(_CRASH_SLOT, final, "builtin")]
         assert rows[0][4] == eid
-        error = rows[0][3]
-        assert "died before it finished" in error and "is unknown" in error
-        assert "not retried" in error
         job = _crash_jobs(home)[0]
+        if final == "unknown":
+            error = rows[0][3]
+            assert "died before it finished" in error and "is unknown" in error
+            assert "not retried" in error
+            assert job["last_status"] is None
+        else:  # the finished run's result reached its job from the ledger row
+            assert (job["last_status"], job["last_error"], job["failure_streak"]) == (
+                "ok", None, 0)
+            finished = sqlite3.connect(os.path.join(home, "executions.db")).execute(
+                "SELECT finished_at FROM executions").fetchone()[0]
+            assert hc.parse_iso(job["last_run_at"]) == hc.parse_iso(finished)
+            assert job["repeat"]["completed"] == 1
         assert "fire_claim" not in job and "pending_slot" not in job
         assert job["next_run_at"] == _CRASH_NEXT
         r = run_cli("--home", home, "runs", "--json", env=env)
-        assert [(x["id"], x["status"]) for x in json.loads(r.stdout)] == [(eid, "unknown")]
+        assert [(x["id"], x["status"]) for x in json.loads(r.stdout)] == [(eid, final)]
 
         # The next slot fires normally.
         r = _crash_cli(env, home, _CRASH_NEXT, "tick")
         assert r.returncode == 0, r.stderr
         new = [row for row in _crash_rows(home) if row[4] != eid]
         assert len(new) == 1 and r.stdout == f"{job_id} {new[0][4]} completed on_time\n"
-        assert [r[:2] for r in _crash_rows(home)] == [(_CRASH_SLOT, "unknown"),
+        assert [r[:2] for r in _crash_rows(home)] == [(_CRASH_SLOT, final),
                                                       (_CRASH_NEXT, "completed")]
         assert _crash_runs(tmp_path) == (1 if where == "after-claim" else 2)
     finally:
@@ -6297,9 +6309,10 @@ def test_crash_dead_row_is_settled_by_the_next_minutely_tick(tmp_path, env, wher
             ("2026-03-06T12:02:00+00:00", left)]
         r = _crash_cli(env, home, "2026-03-06T12:03:00+00:00", "tick")
         rows = _crash_rows(home)
-        assert [row[:2] for row in rows] == [("2026-03-06T12:01:00+00:00", "completed"),
-                                             ("2026-03-06T12:02:00+00:00", "unknown"),
-                                             ("2026-03-06T12:03:00+00:00", "completed")]
+        assert [row[:2] for row in rows] == [
+            ("2026-03-06T12:01:00+00:00", "completed"),
+            ("2026-03-06T12:02:00+00:00", "completed" if left == "completed" else "unknown"),
+            ("2026-03-06T12:03:00+00:00", "completed")]
         assert (r.returncode, r.stdout) == (0, f"{job_id} {rows[2][4]} completed on_time\n")
     finally:
         for pid in script_pids:
