@@ -1714,9 +1714,9 @@ class _JobStore:
         doc["jobs"] = jobs
         doc["updated_at"] = _iso(now)
         try:
-            data = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+            data = _dump_store(doc, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
-            data = (json.dumps(doc, indent=2) + "\n").encode("ascii")
+            data = _dump_store(doc, ensure_ascii=True).encode("ascii")
         _atomic_write(self.path, data)
 
     def mutate(self, change, now):
@@ -1739,6 +1739,24 @@ class _JobStore:
                     os.unlink(os.path.join(self.home, name))
                 except OSError:
                     pass
+
+
+def _dump_store(doc, ensure_ascii):
+    """jobs.json text: one job per line, so a person, ``diff`` and ``grep`` read it
+    and ``jq`` parses it; written by json's C encoder (indenting is 4x slower)."""
+    import json
+
+    def dump(value):
+        return json.dumps(value, ensure_ascii=ensure_ascii, separators=(", ", ": "))
+
+    parts = []
+    for key, value in doc.items():
+        if key == "jobs" and isinstance(value, list) and value:
+            text = "[\n" + ",\n".join(map(dump, value)) + "\n]"
+        else:
+            text = dump(value)
+        parts.append(f"{dump(key)}: {text}")
+    return "{" + ",\n".join(parts) + "}\n"
 
 
 def _make_home(home):
@@ -2205,8 +2223,17 @@ class _Ledger:
 
     def record_skip(self, job_id, instant, reason, detail, now):
         """Record why a slot did not fire (once per job, slot and reason)."""
-        self._write("INSERT OR IGNORE INTO cron_skips VALUES (?,?,?,?,?)",
-                    (job_id, instant, reason, redact(detail), _iso(now)))
+        self.record_skips([(job_id, instant, reason, detail)], now)
+
+    def record_skips(self, skips, now):
+        """Record many ``(job_id, instant, reason, detail)`` in one transaction."""
+        if not skips:
+            return
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                conn.executemany("INSERT OR IGNORE INTO cron_skips VALUES (?,?,?,?,?)",
+                                 [(j, i, r, redact(d), _iso(now)) for j, i, r, d in skips])
 
     def prune(self):
         """Keep the newest terminal rows (and the newest few of every job)."""
@@ -3880,15 +3907,23 @@ def _scan_and_claim(home, now, report):
         if due:
             if not reconciled:  # a run that died after its job was updated still counts
                 report["reconciled"] = ledger.reconcile(now)
-            room = settings["max_parallel"] - ledger.count_active()
-            for claim in due[max(room, 0):]:  # they stay due for the next tick
+            room = max(settings["max_parallel"] - ledger.count_active(), 0)
+            # Oldest due first (store order breaks ties), so jobs held back
+            # by capacity go before those that just came due: no starvation.
+            due.sort(key=_due_since)
+            held = due[room:]
+            for claim in held:  # they stay due for the next tick
                 _skip(home, report, claim.job, claim.instant, "max_parallel",
-                      f"{settings['max_parallel']} runs already in flight; runs at a later tick",
-                      now, record=False)
+                      f"{settings['max_parallel']} runs already in flight; due since "
+                      f"{_iso(_due_since(claim))}, it goes first at a later tick", now,
+                      record=False)
                 # A one-shot's grace counts from the last time capacity held it back.
                 claim.job["capacity_wait_since"] = _iso(now)
                 changed = True
-            due = due[:max(room, 0)]
+            ledger.record_skips([(s["job_id"], s["scheduled_instant"], s["reason"], s["detail"])
+                                 for s in report["skipped"][len(report["skipped"]) - len(held):]],
+                                now)
+            due = due[:room]
         for claim in due:
             _advance(home, claim, now)
         if due or changed:
@@ -3904,6 +3939,11 @@ def _scan_and_claim(home, now, report):
         for claim in due:  # the runs get copies; the list is not ours after the lock
             claim.job = dict(claim.job)
         return due, reconciled or bool(due)
+
+
+def _due_since(claim):
+    """When a claimed job first came due: its stored next run, else its slot."""
+    return _parse_stored(claim.job.get("next_run_at")) or claim.slot
 
 
 def _reap_due(home, now):
@@ -4689,7 +4729,8 @@ def _why(home, ref):
                                             f"{row['source']}){detail}")
     elif skips:
         skip = out["skip"] = skips[0]
-        out.update(verdict=skip["reason"], message=f"slot {instant}: skipped "
+        what = "held back" if skip["reason"] == "max_parallel" else "skipped"
+        out.update(verdict=skip["reason"], message=f"slot {instant}: {what} "
                                                    f"({skip['reason']}): {skip['detail']}")
     elif state == "paused":
         out.update(verdict="paused", message=f"the job is paused since {job.get('paused_at')}: "

@@ -4032,6 +4032,41 @@ def test_tick_respects_max_parallel_and_keeps_the_rest_due(home, clock, ok_scrip
     assert [d["job_id"] for d in home.tick()["dispatched"]] == [b["id"]]
 
 
+def test_tick_capacity_is_fair_oldest_due_first_and_every_hold_back_is_recorded(
+        home, clock, ok_script):
+    # 60 every-minute jobs, 3 at a time, 20 ticks a minute apart: each job runs
+    # exactly once (a starving scheduler runs the first three every minute).
+    write_config(home, {"max_parallel": 3})
+    clock.now -= timedelta(seconds=30)
+    ids = [home.add_job("* * * * *", "", script=ok_script, no_agent=True, name=f"j{i:02}")["id"]
+           for i in range(60)]
+    clock.now += timedelta(seconds=30)
+    ran = []
+    for minute in range(20):
+        report = home.tick()
+        batch = [d["job_id"] for d in report["dispatched"]]
+        assert len(batch) == 3 and all(d["status"] == "completed" for d in report["dispatched"])
+        assert [s["reason"] for s in report["skipped"]] == ["max_parallel"] * 57
+        if minute == 0:
+            assert batch == ids[:3]  # equal due times: store order
+            held = report["skipped"][0]
+            assert held["job_id"] == ids[3]
+            assert held["detail"] == ("3 runs already in flight; due since "
+                                      "2026-03-06T12:00:00+00:00, it goes first at a later tick")
+            why = home.why(ids[59])
+            assert (why["verdict"], why["message"]) == ("max_parallel", (
+                "slot 2026-03-06T12:00:00+00:00: held back (max_parallel): 3 runs already in "
+                "flight; due since 2026-03-06T12:00:00+00:00, it goes first at a later tick"))
+        ran += batch
+        clock.advance(minutes=1)
+    assert sorted(ran) == sorted(ids) and len(set(ran)) == 60
+    assert ran[:6] == ids[:6]  # held-back jobs (due 12:00) went before those just due
+    skips = home._ledger._rows("SELECT job_id, reason FROM cron_skips")
+    assert {r["reason"] for r in skips} == {"max_parallel"}
+    # Every job was held back at some slot (the first three from 12:01 on).
+    assert {r["job_id"] for r in skips} == set(ids)
+
+
 def test_tick_settles_rows_no_claim_names_after_the_ttl(home, clock, ok_script):
     os.makedirs(home.path)
     ledger = home._ledger
