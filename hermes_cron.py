@@ -89,6 +89,7 @@ _PROG = "hermes_cron"
 _ENV_PREFIX = "HERMES_CRON_"
 _JOBS_FILE = "jobs.json"
 _JOBS_LOCK = ".jobs.lock"
+_DUE_FILE = ".jobs.due"
 _CONFIG_FILE = "config.json"
 _TEMP_PREFIX = ".jobs_"
 _TEMP_SUFFIX = ".tmp"
@@ -300,6 +301,20 @@ def parse_iso(text):
 def _iso(dt):
     """Format an aware datetime as ISO 8601 with its offset and no fraction."""
     return dt.replace(microsecond=0).isoformat()
+
+
+def _parse_stored(value):
+    """Parse a stored ISO time quickly; None if it is not an aware ISO time."""
+    if not isinstance(value, str):
+        return None
+    try:
+        dt = datetime.fromisoformat(value)
+    except ValueError:
+        try:
+            dt = parse_iso(value)
+        except InvalidInputError:
+            return None
+    return dt if dt.tzinfo is not None else None
 
 
 def _parse_offset_zone(name):
@@ -1639,6 +1654,7 @@ class _JobStore:
         self.home = home
         self.path = os.path.join(home, _JOBS_FILE)
         self.lock_timeout = lock_timeout
+        self.read_stat = None  # os.stat_result of the jobs.json the last load read
 
     def load(self):
         """Return ``(document, jobs)``; a missing file is an empty store.
@@ -1652,7 +1668,9 @@ class _JobStore:
         try:
             with open(self.path, "rb") as f:
                 data = f.read()
+                self.read_stat = os.fstat(f.fileno())
         except FileNotFoundError:
+            self.read_stat = None
             return {}, []
         except OSError as exc:
             raise StoreCorruptError(f"cannot read jobs.json ({exc.strerror})", self.path,
@@ -1689,13 +1707,62 @@ class _JobStore:
             raise self._corrupt(f"'jobs' must be a list, got {type(jobs).__name__}")
         return doc, jobs
 
+    def nothing_due(self, now):
+        """True if the due summary proves no job needs a tick at *now*.
+
+        The summary, written with every save, holds the earliest time any job
+        needs the scheduler and the size, mtime and inode of the jobs.json it
+        describes: a hand edit (or a writer without a summary) changes them,
+        and the tick then reads the whole store.
+        """
+        import json
+
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return True  # an empty store
+        except OSError:
+            return False
+        try:
+            with open(os.path.join(self.home, _DUE_FILE), "rb") as f:
+                summary = json.loads(f.read())
+            due = summary["due"]
+            return summary["jobs_json"] == [st.st_size, st.st_mtime_ns, st.st_ino] and (
+                due is None or due > now.timestamp())
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+
+    def write_due(self, jobs, stat=None):
+        """Write the due summary of *jobs* (under the lock, for the file just read or saved)."""
+        import json
+
+        st = stat or os.stat(self.path)
+        text = json.dumps({"jobs_json": [st.st_size, st.st_mtime_ns, st.st_ino],
+                           "due": _due_epoch(jobs)})
+        path = os.path.join(self.home, _DUE_FILE)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            # Advisory: a lost or stale summary only makes the next tick read
+            # jobs.json in full, so no fsync.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, text.encode())
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
     def _corrupt(self, why):
         return StoreCorruptError(
             f"jobs.json is corrupt ({why})", self.path,
             "repair it by hand or restore a backup; hermes_cron never overwrites it")
 
-    def locked(self):
-        """Hold ``.jobs.lock`` and yield ``(document, jobs)`` (a context manager)."""
+    def lock(self):
+        """Hold ``.jobs.lock`` (a context manager); temp files of dead writers go."""
         import contextlib
 
         @contextlib.contextmanager
@@ -1703,6 +1770,17 @@ class _JobStore:
             _make_home(self.home)
             with _FileLock(os.path.join(self.home, _JOBS_LOCK), self.lock_timeout):
                 self._sweep_temps()
+                yield
+
+        return hold()
+
+    def locked(self):
+        """Hold ``.jobs.lock`` and yield ``(document, jobs)`` (a context manager)."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def hold():
+            with self.lock():
                 yield self.load()
 
         return hold()
@@ -1718,6 +1796,7 @@ class _JobStore:
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
             data = _dump_store(doc, ensure_ascii=True).encode("ascii")
         _atomic_write(self.path, data)
+        self.write_due(jobs)
 
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
@@ -1739,6 +1818,29 @@ class _JobStore:
                     os.unlink(os.path.join(self.home, name))
                 except OSError:
                     pass
+
+
+def _due_epoch(jobs):
+    """The earliest epoch at which a tick has work in *jobs*: 0 for now, None for never.
+
+    A tick has work at once for a job holding a claim or a pending slot and
+    for a record it must repair; else at the earliest ``next_run_at`` of a
+    scheduled job.  Paused and finished jobs wait for a command.
+    """
+    due = None
+    for job in jobs:
+        if not isinstance(job, dict) or not isinstance(job.get("id"), str) or \
+                job.get("fire_claim") is not None or job.get("pending_slot") is not None:
+            return 0
+        if _job_state(job) != "scheduled":
+            continue
+        at = _parse_stored(job.get("next_run_at"))
+        if at is None:
+            return 0
+        at = at.timestamp()
+        if due is None or at < due:
+            due = at
+    return due
 
 
 def _dump_store(doc, ensure_ascii):
@@ -2410,20 +2512,6 @@ def _transaction(conn):
         conn.execute("COMMIT")
 
     return scope()
-
-
-def _parse_stored(value):
-    """Parse a stored ISO time quickly; None if it is not an aware ISO time."""
-    if not isinstance(value, str):
-        return None
-    try:
-        dt = datetime.fromisoformat(value)
-    except ValueError:
-        try:
-            dt = parse_iso(value)
-        except InvalidInputError:
-            return None
-    return dt if dt.tzinfo is not None else None
 
 
 def _instant(value):
@@ -3875,7 +3963,16 @@ def _scan_and_claim(home, now, report):
     """Steps 2-5 of the tick: reconcile, due scan, advance, claim."""
     settings, ledger, store = home.settings, home._ledger, home._store
     repaired = False
-    with store.locked() as (doc, jobs):
+    with store.lock():
+        if store.nothing_due(now):
+            # The common tick: no job due, none running.  Rows of removed jobs
+            # and dead processes still get settled once per reap period.
+            reaped = _reap_due(home, now)
+            if reaped and ledger.exists():
+                report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(
+                    set(), now)
+            return [], reaped
+        doc, jobs = store.load()
         for job in jobs:  # a hand-written record without an id gets one, as upstream does
             if isinstance(job, dict) and not isinstance(job.get("id"), str):
                 job["id"] = os.urandom(6).hex()
@@ -3928,6 +4025,8 @@ def _scan_and_claim(home, now, report):
             _advance(home, claim, now)
         if due or changed:
             store.save(doc, jobs, now)
+        elif store.read_stat is not None:
+            store.write_due(jobs, store.read_stat)  # e.g. after a hand edit
         if due:
             eids = ledger.claim([(c.job["id"], c.instant) for c in due], "builtin", now)
             tag = _owner_tag()

@@ -43,7 +43,8 @@ job going back in time (claimed/finished UTC ISO stamps in the past).
             1k / 10k / 20k) and ledgers of 0 / 20k / 1M terminal rows
             (quick: 0 / 20k / 200k).  The first tick after seeding is a
             warm-up (it may prune, build caches or indexes): rows before and
-            after it are reported.  Time and peak RSS (os.wait4) of each
+            after it are reported.  Measured rounds tick a minute apart
+            (HERMES_CRON_NOW steps by 60 s; the jobs are due tomorrow).  Time and peak RSS (os.wait4) of each
             tick.  Targets: tick at 20k rows <= 1.2x the tick at 0 rows
             (every store size; the largest ledger is shown for information);
             at the largest store, tick <= 1.1x and RSS <= 1.3x the stdlib
@@ -149,19 +150,87 @@ def child_env(now=None):
     return env
 
 
+# Children are started by a small helper process (`python -S -I`, ~8.5 MiB),
+# not by this one: on Linux a child's ru_maxrss includes the RSS of the
+# process it was forked from (the high-water mark survives exec), so a child
+# of this benchmark (tens of MiB after seeding) would report our RSS, not its
+# own.  The spawner forks, execs, waits with os.wait4 and times fork -> reap.
+# Protocol on its stdin/stdout: an 8-byte length, then a marshal payload.
+_SPAWNER = r"""
+import marshal, os, sys, time
+def read(n):
+    buf = b""
+    while len(buf) < n:
+        chunk = os.read(0, n - len(buf))
+        if not chunk:
+            sys.exit(0)
+        buf += chunk
+    return buf
+while True:
+    argv, env, cwd, out, err = marshal.loads(read(int(read(8))))
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.chdir(cwd)
+            nul = os.open(os.devnull, os.O_RDONLY)
+            fo = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fe = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(nul, 0); os.dup2(fo, 1); os.dup2(fe, 2)
+            os.closerange(3, 65536)
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    _, status, usage = os.wait4(pid, 0)
+    ms = (time.perf_counter() - t0) * 1e3
+    reply = marshal.dumps((ms, os.waitstatus_to_exitcode(status), usage.ru_maxrss))
+    os.write(1, b"%8d" % len(reply) + reply)
+"""
+
+
+class _Spawner:
+    def __init__(self):
+        self.proc = None
+        self.scratch = None
+
+    def run(self, cmd, env, cwd):
+        import marshal
+
+        if self.proc is None:
+            self.scratch = tempfile.mkdtemp(prefix="bench_scale_io_")
+            self.proc = subprocess.Popen([PY, "-S", "-I", "-c", _SPAWNER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, env={}, cwd="/")
+        out, err = (os.path.join(self.scratch, n) for n in ("out", "err"))
+        argv = [shutil.which(cmd[0]) or cmd[0]] + list(cmd[1:])
+        payload = marshal.dumps((argv, dict(env), cwd, out, err))
+        self.proc.stdin.write(b"%8d" % len(payload) + payload)
+        self.proc.stdin.flush()
+        size = self.proc.stdout.read(8)
+        if len(size) != 8:
+            raise BenchError(f"the spawner died (exit {self.proc.wait()})")
+        ms, rc, rss = marshal.loads(self.proc.stdout.read(int(size)))
+        with open(out, "rb") as f:
+            text_out = f.read().decode("utf-8", "replace")
+        with open(err, "rb") as f:
+            text_err = f.read().decode("utf-8", "replace")
+        return Run(ms, rc, text_out, text_err, rss)
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait()
+            self.proc = None
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+
+_SPAWN = _Spawner()
+
+
 def run(cmd, env, cwd=REPO_ROOT):
     """Run *cmd*; return its wall time (ms), exit code, output and peak RSS (KiB)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                stdout=out, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
-        ms = (time.perf_counter() - t0) * 1e3
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Run(ms, proc.returncode, out.read().decode("utf-8", "replace"),
-                   err.read().decode("utf-8", "replace"), usage.ru_maxrss)
+    return _SPAWN.run(cmd, env, cwd)
 
 
 def hermes(home, *args):
@@ -527,10 +596,14 @@ def bench_empty(root, cache, job_sizes, row_levels, runs_by_size):
         times = {name: [] for name, _ in cases}
         rss = {name: [] for name, _ in cases}
         for i in range(runs):
+            # Round i ticks a minute after round i-1 (as a ticker does; every 5th
+            # minute may reap), all cases of a round at the same instant.
+            env_i = child_env((datetime.fromisoformat(EMPTY_NOW)
+                               + timedelta(seconds=60 * (i + 1))).isoformat())
             for name, cmd in rotate(cases, i):
                 if name == "floor":
                     write_floor_summary(floor_home, next_run_at)
-                r = must(run(cmd, env), f"empty {name} ({n_jobs} jobs)")
+                r = must(run(cmd, env_i), f"empty {name} ({n_jobs} jobs)")
                 times[name].append(r.ms)
                 rss[name].append(r.rss_kib / 1024)
         problems = [f"{r:,} rows: a tick fired something ({rows_after[r]} -> {row_count(h)} rows)"
@@ -731,6 +804,7 @@ def main(argv=None):
         print(f"bench_scale: {exc}", file=sys.stderr)
         return 1
     finally:
+        _SPAWN.close()
         if args.keep:
             log(f"kept {root}")
         else:
