@@ -2027,6 +2027,15 @@ _ACTIVE = ("claimed", "running")
 _TERMINAL = ("completed", "failed", "unknown")
 _MAX_TERMINAL_ROWS = 1000
 _MIN_ROWS_PER_JOB = 20
+_MAX_GRACE = 7200  # the longest grace a slot gets (section 13); its rows are kept as long
+_SWEEP_EVERY = 86400
+_VACUUM_MIN_FREE_PAGES = 256
+_UNIX_EPOCH_JULIAN = 2440587.5
+# One job's terminal rows past the global cutoff, beyond its newest 20.
+_PRUNE_JOB = ("DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
+              "status IN ('completed','failed','unknown') AND rowid NOT IN (SELECT rowid FROM "
+              "executions WHERE job_id=? ORDER BY julianday(claimed_at) DESC, rowid DESC "
+              "LIMIT ?)")
 _OCCURRENCE_SKEW = 60
 _UNKNOWN_ERROR = ("the process running this execution died before it finished (proven dead on "
                   "this host); whether its side effects happened is unknown, so it is not retried")
@@ -2054,6 +2063,7 @@ _LEDGER_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS cron_skips(
         job_id TEXT NOT NULL, scheduled_instant TEXT, reason TEXT NOT NULL, detail TEXT,
         at TEXT NOT NULL)""",
+    "CREATE TABLE IF NOT EXISTS cron_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
 # Columns upstream stores gained over time; an old table is migrated in place.
 _LEDGER_LATE_COLUMNS = (
@@ -2069,6 +2079,13 @@ _LEDGER_INDEXES = (
     "ON executions(job_id, scheduled_instant) WHERE status='completed'",
     "CREATE UNIQUE INDEX IF NOT EXISTS idx_cron_skips_once "
     "ON cron_skips(job_id, scheduled_instant, reason)",
+    # Rows ordered by instant (upstream writes local offsets, we write UTC),
+    # so 'runs' and the prune read a million-row ledger through an index.
+    "CREATE INDEX IF NOT EXISTS idx_executions_claimed_instant "
+    "ON executions(julianday(claimed_at))",
+    "CREATE INDEX IF NOT EXISTS idx_executions_job_claimed_instant "
+    "ON executions(job_id, julianday(claimed_at))",
+    "CREATE INDEX IF NOT EXISTS idx_executions_slot ON executions(job_id, scheduled_instant)",
 )
 _ROW_COLUMNS = ("id", "job_id", "source", "process_id", "pid", "process_started_at", "status",
                 "claimed_at", "started_at", "finished_at", "error", "handoff_pending",
@@ -2337,24 +2354,99 @@ class _Ledger:
                 conn.executemany("INSERT OR IGNORE INTO cron_skips VALUES (?,?,?,?,?)",
                                  [(j, i, r, redact(d), _iso(now)) for j, i, r, d in skips])
 
-    def prune(self):
-        """Keep the newest terminal rows (and the newest few of every job)."""
+    def prune(self, ran, live=None, now=None):
+        """Drop terminal rows no rule keeps; cost follows what it deletes.
+
+        Kept: the newest 1,000 rows, every row of the last two hours (a
+        slot's grace window), and the newest 20 of each live job.  *ran* are
+        jobs that just finished runs: only their floors can have moved.  With
+        *live* (the ids in the store) and *now*, a full sweep runs once a day
+        (and on a ledger that never had one, such as an upstream file); rows
+        of removed jobs go then, or at once through ``forget``.
+        """
         with self._lock:
             conn = self.connect()
-            count = conn.execute("SELECT count(*) FROM executions "
-                                 "WHERE status IN ('completed','failed','unknown')").fetchone()[0]
-            if count > _MAX_TERMINAL_ROWS:
-                conn.execute(
-                    "DELETE FROM executions WHERE status IN ('completed','failed','unknown') "
-                    "AND id NOT IN (SELECT id FROM executions WHERE status IN "
-                    "('completed','failed','unknown') ORDER BY finished_at DESC, claimed_at DESC,"
-                    " id DESC LIMIT ?) AND id NOT IN (SELECT id FROM (SELECT id, ROW_NUMBER() "
-                    "OVER (PARTITION BY job_id ORDER BY claimed_at DESC, id DESC) AS n FROM "
-                    "executions WHERE status IN ('completed','failed','unknown')) WHERE n <= ?)",
-                    (_MAX_TERMINAL_ROWS, _MIN_ROWS_PER_JOB))
-            conn.execute("DELETE FROM cron_skips WHERE rowid NOT IN "
-                         "(SELECT rowid FROM cron_skips ORDER BY at DESC LIMIT ?)",
-                         (_MAX_TERMINAL_ROWS,))
+            with _transaction(conn):
+                cutoff = self._cutoff(conn, now)
+                deleted = 0
+                if cutoff is not None:
+                    for job_id in sorted(set(ran)):
+                        deleted += conn.execute(_PRUNE_JOB, (job_id, cutoff, job_id,
+                                                             _MIN_ROWS_PER_JOB)).rowcount
+                    swept = conn.execute("SELECT value FROM cron_meta WHERE key='swept'"
+                                         ).fetchone()
+                    if live is not None and now is not None and (
+                            swept is None or now.timestamp() - float(swept[0]) >= _SWEEP_EVERY):
+                        deleted += self._sweep(conn, cutoff, live)
+                        conn.execute("INSERT OR REPLACE INTO cron_meta VALUES ('swept', ?)",
+                                     (repr(now.timestamp()),))
+                # Skips are written in time order: rowid order is instant order.
+                deleted += conn.execute(
+                    "DELETE FROM cron_skips WHERE rowid <= (SELECT max(rowid) FROM cron_skips) "
+                    "- ?", (_MAX_TERMINAL_ROWS,)).rowcount
+            if deleted:
+                self._reclaim(conn)
+            return deleted
+
+    def forget(self, job_id, now):
+        """Drop a removed job's terminal rows that no longer count (beyond the newest 1,000)."""
+        if not self.exists():
+            return 0
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                cutoff = self._cutoff(conn, now)
+                deleted = 0 if cutoff is None else conn.execute(
+                    "DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
+                    "status IN ('completed','failed','unknown')", (job_id, cutoff)).rowcount
+            if deleted:
+                self._reclaim(conn)
+            return deleted
+
+    def _cutoff(self, conn, now):
+        """julianday below which rows are past the newest 1,000 and the last two hours."""
+        row = conn.execute("SELECT julianday(claimed_at) FROM executions WHERE status IN "
+                           "('completed','failed','unknown') "
+                           "ORDER BY julianday(claimed_at) DESC LIMIT 1 OFFSET ?",
+                           (_MAX_TERMINAL_ROWS - 1,)).fetchone()
+        if row is None or row[0] is None:
+            return None  # no more than 1,000 rows: all kept
+        if now is None:
+            return row[0]
+        recent = (now - timedelta(seconds=_MAX_GRACE)).timestamp() / 86400.0 + \
+            _UNIX_EPOCH_JULIAN
+        return min(row[0], recent)
+
+    def _sweep(self, conn, cutoff, live):
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS live_jobs(id TEXT PRIMARY KEY)")
+        conn.execute("DELETE FROM live_jobs")
+        conn.executemany("INSERT OR IGNORE INTO live_jobs VALUES (?)", ((i,) for i in live))
+        return conn.execute(
+            "DELETE FROM executions WHERE rowid IN (SELECT rowid FROM (SELECT rowid, job_id, "
+            "status, julianday(claimed_at) AS at, ROW_NUMBER() OVER (PARTITION BY job_id "
+            "ORDER BY julianday(claimed_at) DESC, rowid DESC) AS n FROM executions) "
+            "WHERE (at < ? OR at IS NULL) AND status IN ('completed','failed','unknown') AND "
+            "(n > ? OR job_id NOT IN (SELECT id FROM live_jobs)))",
+            (cutoff, _MIN_ROWS_PER_JOB)).rowcount
+
+    def _reclaim(self, conn):
+        """Give the pages of deleted rows back to the file system."""
+        import sqlite3
+
+        try:
+            mode = conn.execute("PRAGMA auto_vacuum").fetchone()[0]
+            if mode == 2:  # incremental
+                conn.execute("PRAGMA incremental_vacuum").fetchall()
+                return
+            free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            if free >= _VACUUM_MIN_FREE_PAGES and free * 4 >= pages:
+                # A file made before incremental vacuum (ours or upstream's):
+                # one VACUUM converts it; SQLite makes it atomic.
+                conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+                conn.execute("VACUUM")
+        except sqlite3.OperationalError:
+            pass  # busy: the pages stay free for new rows and go at a later prune
 
     # -- queries --------------------------------------------------------------
 
@@ -2383,7 +2475,8 @@ class _Ledger:
         """Return execution rows, newest first."""
         where, params = ("WHERE job_id=? ", (job_id,)) if job_id else ("", ())
         return self._rows(f"SELECT * FROM executions {where}"
-                          "ORDER BY claimed_at DESC, rowid DESC LIMIT ?", params + (limit,))
+                          "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?",
+                          params + (limit,))
 
     def get(self, ids):
         marks = ",".join("?" * len(ids))
@@ -3762,7 +3855,7 @@ _TICK_LOCK = ".tick.lock"
 _FIRE_CLAIM_TTL = 300
 _FIRE_CLAIM_HEARTBEAT = 60
 _LATE_AFTER = 300
-_MIN_GRACE, _MAX_GRACE = 120, 7200
+_MIN_GRACE = 120
 _STALLED_AFTER = 200
 _REAP_EVERY = 300
 _HEARTBEAT_FILE, _SUCCESS_FILE, _ERROR_FILE = (
@@ -3853,7 +3946,7 @@ def _tick(home, wait=True):
     try:
         now = home.now()
         _tick_settings(home, report)
-        claims, housekeeping = _scan_and_claim(home, now, report)
+        claims, housekeeping, live = _scan_and_claim(home, now, report)
     except BaseException as exc:
         _write_tick_files(home, home.now(), exc)
         raise
@@ -3879,7 +3972,7 @@ def _tick(home, wait=True):
     if wait:
         for thread in threads:
             thread.join()
-        _after_runs(home)
+        _after_runs(home, live)
         if report.get("config_error"):
             home._settings = None  # interactive callers see the error again
     _write_tick_files(home, now, report.get("config_error") or report.get("drain_error"))
@@ -3923,11 +4016,15 @@ def _config_conflict(job, bad):
     return next((key for key in bad if needs.get(key)), None)
 
 
-def _after_runs(home):
+def _after_runs(home, live=None):
+    """Prune after runs: the floors of the jobs that ran; with *live*, the daily sweep."""
     home._heartbeat.stop_if_idle(home._runs)
+    ran, home._ran = home._ran, set()
+    if not ran and live is None:
+        return  # nothing finished: nothing can have become prunable
     if home._ledger.exists():
-        home._ledger.prune()
-    if home._deliveries.exists():
+        home._ledger.prune(ran, live, home.now())
+    if ran and home._deliveries.exists():
         home._deliveries.prune()
 
 
@@ -3971,7 +4068,7 @@ def _scan_and_claim(home, now, report):
             if reaped and ledger.exists():
                 report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(
                     set(), now)
-            return [], reaped
+            return [], reaped, None
         doc, jobs = store.load()
         for job in jobs:  # a hand-written record without an id gets one, as upstream does
             if isinstance(job, dict) and not isinstance(job.get("id"), str):
@@ -4037,7 +4134,7 @@ def _scan_and_claim(home, now, report):
             store.save(doc, jobs, now)
         for claim in due:  # the runs get copies; the list is not ours after the lock
             claim.job = dict(claim.job)
-        return due, reconciled or bool(due)
+        return due, reconciled or bool(due), {j["id"] for j in records}
 
 
 def _due_since(claim):
@@ -4321,6 +4418,7 @@ def _run_claimed(home, claim):
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
     ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
+    home._ran.add(job["id"])
     home._books.apply(home, (job["id"], eid, _Result(
         outcome.ok, outcome.status, outcome.error, delivery_error), finished,
         claim.source != "builtin"))
@@ -5051,6 +5149,7 @@ class CronHome:
         self._runs = _Runs()
         self._heartbeat = _FireHeartbeat()
         self._books = _Bookkeeper()
+        self._ran = set()  # jobs whose runs finished since the last prune
         self._settings = None
         self._bad_config = {}
         self.runner = runner
@@ -5372,6 +5471,8 @@ class CronHome:
         if isinstance(job_id, str) and _safe_component(job_id):
             shutil.rmtree(os.path.join(self.path, "output", job_id), ignore_errors=True)
             self._notepad.clear(job_id)
+        if isinstance(job_id, str):
+            self._ledger.forget(job_id, self.now())
         return job
 
     # -- notepad and prompt -----------------------------------------------------

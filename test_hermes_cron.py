@@ -2233,18 +2233,82 @@ def test_ledger_reconcile_marks_only_provably_dead_owners_unknown(ledger):
     assert ledger.reconcile(NOW) == []
 
 
-def test_ledger_prune_keeps_newest_1000_and_20_per_job(ledger):
+def _seed_prune(ledger):
     conn = ledger.connect()
     rows = [(f"{i:032x}", "bbbbbbbbbbbb" if i < 30 else "aaaaaaaaaaaa", "builtin", "p", 1, None,
              "completed", f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}"
              f"+00:00", None, f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:"
              f"{i % 60:02d}+00:00", None, 0, None, None, None) for i in range(1130)]
-    conn.executemany(f"INSERT INTO executions VALUES ({','.join('?' * 15)})", rows)
+    with hc._transaction(conn):
+        conn.executemany(f"INSERT INTO executions VALUES ({','.join('?' * 15)})", rows)
     active = ledger.claim([("cccccccccccc", None)], "manual", NOW)[0]
-    ledger.prune()
-    left = dict(conn.execute("SELECT job_id, count(*) FROM executions GROUP BY job_id"))
-    assert left == {"aaaaaaaaaaaa": 1000, "bbbbbbbbbbbb": 20, "cccccccccccc": 1}
-    assert ledger.rows("cccccccccccc")[0]["id"] == active
+    return conn, active
+
+
+def _per_job(conn):
+    return dict(conn.execute("SELECT job_id, count(*) FROM executions GROUP BY job_id"))
+
+
+def test_ledger_prune_sweep_keeps_newest_1000_and_20_per_live_job(ledger):
+    conn, active = _seed_prune(ledger)
+    live = {"aaaaaaaaaaaa", "bbbbbbbbbbbb"}
+    assert ledger.prune([], live, NOW) == 110
+    assert _per_job(conn) == {"aaaaaaaaaaaa": 1000, "bbbbbbbbbbbb": 20, "cccccccccccc": 1}
+    assert ledger.rows("cccccccccccc")[0]["id"] == active  # active rows are never pruned
+    # The newest 20 of bbb are its newest rows, by instant.
+    kept = [r[0] for r in conn.execute("SELECT id FROM executions WHERE job_id='bbbbbbbbbbbb' "
+                                       "ORDER BY rowid")]
+    assert kept == [f"{i:032x}" for i in range(10, 30)]
+    # The sweep runs once a day: a day later, with bbb removed, its rows go.
+    assert ledger.prune([], {"aaaaaaaaaaaa"}, NOW + timedelta(hours=23)) == 0
+    assert ledger.prune([], {"aaaaaaaaaaaa"}, NOW + timedelta(days=1)) == 20
+    assert _per_job(conn) == {"aaaaaaaaaaaa": 1000, "cccccccccccc": 1}
+
+
+def test_ledger_prune_after_runs_touches_only_the_jobs_that_ran(ledger):
+    conn, _ = _seed_prune(ledger)
+    conn.execute("INSERT INTO cron_meta VALUES ('swept', ?)", (repr(NOW.timestamp()),))
+    assert ledger.prune(["bbbbbbbbbbbb"], {"aaaaaaaaaaaa", "bbbbbbbbbbbb"}, NOW) == 10
+    assert _per_job(conn) == {"aaaaaaaaaaaa": 1100, "bbbbbbbbbbbb": 20, "cccccccccccc": 1}
+    assert ledger.prune(["aaaaaaaaaaaa"], None, NOW) == 100
+    assert _per_job(conn) == {"aaaaaaaaaaaa": 1000, "bbbbbbbbbbbb": 20, "cccccccccccc": 1}
+    assert ledger.prune(["aaaaaaaaaaaa", "bbbbbbbbbbbb"], None, NOW) == 0
+
+
+def test_ledger_prune_keeps_the_last_two_hours_and_forget_drops_a_removed_job(ledger):
+    conn, _ = _seed_prune(ledger)
+    # Seen from 2026-01-01 01:00, every row is within two hours: all kept.
+    assert ledger.prune(["aaaaaaaaaaaa", "bbbbbbbbbbbb"], None,
+                        datetime(2026, 1, 1, 1, 0, tzinfo=UTC)) == 0
+    assert ledger.forget("bbbbbbbbbbbb", datetime(2026, 1, 1, 1, 0, tzinfo=UTC)) == 0
+    assert ledger.forget("bbbbbbbbbbbb", NOW) == 30  # all beyond the newest 1,000
+    assert _per_job(conn) == {"aaaaaaaaaaaa": 1100, "cccccccccccc": 1}
+
+
+def test_ledger_prune_of_an_old_file_vacuums_it_once_then_incrementally(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "executions.db"
+    conn = sqlite3.connect(str(path))  # a file made without auto_vacuum, as upstream does
+    conn.execute("CREATE TABLE t(x)")
+    conn.commit()
+    conn.close()
+    led = hc._Ledger(str(tmp_path))
+    try:
+        conn, _ = _seed_prune(led)
+        conn.execute("UPDATE executions SET error=? WHERE job_id='bbbbbbbbbbbb'", ("x" * 30000,))
+        conn.execute("INSERT INTO executions SELECT 'f'||substr(id,2), 'dddddddddddd', source, "
+                     "process_id, pid, process_started_at, status, claimed_at, started_at, "
+                     "finished_at, error, handoff_pending, handoff_started_at, delivery_outcome,"
+                     " scheduled_instant FROM executions WHERE job_id='bbbbbbbbbbbb'")
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
+        size = os.path.getsize(path)
+        assert led.prune([], {"aaaaaaaaaaaa"}, NOW) == 160
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # converted once
+        assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+        assert os.path.getsize(path) < size / 3
+    finally:
+        led.close()
 
 
 def test_ledger_completed_occurrence_rule(ledger):
