@@ -610,11 +610,13 @@ class CronExpr:
                 "cron expression never fires: no listed day-of-month exists in the "
                 "listed months", expr,
                 "check the day-of-month against the month lengths (February has at most 29 days)")
-        # Other day rules can only fail in combination (31W in April, the 1st
-        # AND the second Monday): one search over the 400-year calendar cycle
-        # settles it.  Plain weekday lists always find a date.
-        if (self._dom[1] or self._dow[1] or (self._day_and and not self._all_days)) \
-                and self._next_wall(2000, 1, 1, 0, 0) is None:
+        # Plain day fields need no search: every date falls on every weekday
+        # somewhere in the calendar cycle, so a day that exists in a listed
+        # month (checked above; a '*' day field always lists the 1st) meets
+        # any weekday list.  L, W and # can fail in combination (31W in
+        # April, the 1st AND the second Monday): one search over the 400-year
+        # calendar cycle settles those.
+        if (self._dom[1] or self._dow[1]) and self._next_wall(2000, 1, 1, 0, 0) is None:
             raise CronSyntaxError(
                 "cron expression never fires: no date matches its day-of-month, month "
                 "and day-of-week fields together", expr,
@@ -667,21 +669,24 @@ class CronExpr:
         zone = self._zone or (_zone(tz) if tz is not None else (dt.tzinfo or _UTC))
         if dt.tzinfo is None:
             dt = dt.replace(tzinfo=zone)
-        if zone is _UTC or isinstance(zone, timezone):
-            # Fixed offsets have no DST: the wall-clock search is the answer.
-            local = dt if dt.tzinfo is zone else dt.astimezone(zone)
-            found = self._next_wall(local.year, local.month, local.day,
-                                    local.hour, local.minute + 1)
-            if found is None:
-                raise self._exhausted(dt)
-            return datetime(*found, tzinfo=zone)
-        local = dt.astimezone(zone)
+        local = dt if dt.tzinfo is zone else dt.astimezone(zone)
         found = self._next_wall(local.year, local.month, local.day,
                                 local.hour, local.minute + 1)
+        if zone is _UTC or type(zone) is timezone or _fixed_offset(zone):
+            # Fixed offsets have no DST: the wall-clock search is the answer.
+            if found is None:
+                raise self._exhausted(dt)
+            return datetime(*found, 0, 0, zone)
         if found is not None:
-            cand = datetime(*found, tzinfo=zone)
-            offset = cand.utcoffset()
-            if offset == local.utcoffset() and offset == cand.replace(fold=1).utcoffset():
+            # The wall-clock answer stands when dt, and both readings of the
+            # candidate's wall time, share one offset.  The offsets come from
+            # the zone directly: a datetime.replace(fold=1) copy per call
+            # would cost more than the search itself.
+            y, mo, d, h, mi = found
+            cand = datetime(y, mo, d, h, mi, 0, 0, zone)
+            offset = zone.utcoffset(cand)
+            if offset == zone.utcoffset(local) and \
+                    offset == zone.utcoffset(datetime(y, mo, d, h, mi, 0, 0, zone, fold=1)):
                 return cand
         return self._next_across_dst(dt, local, zone)
 
@@ -723,7 +728,13 @@ class CronExpr:
         """Map day 0..32 of a month (*ndays* long, 1st on weekday *first*) to the
         first matching day at or after it, or -1."""
         if self._all_days:
-            days = set(range(1, ndays + 1))
+            return _MONTH_TABLES[ndays]
+        # A plain '*' day field (parsed to the shared full set) matches every
+        # day, so when the fields AND only the other one needs computing.
+        if self._day_and and self._dow[0] is _ALL_WEEKDAYS:
+            days = _cron_dom_days(self._dom, ndays, first)
+        elif self._day_and and self._dom[0] is _FULL_SETS[2]:
+            days = _cron_dow_days(self._dow, ndays, first)
         else:
             dom = _cron_dom_days(self._dom, ndays, first)
             dow = _cron_dow_days(self._dow, ndays, first)
@@ -801,9 +812,11 @@ class CronExpr:
         return best.replace(tzinfo=_UTC).astimezone(zone)
 
     def _instants(self, wall, zone):
-        """Return the naive-UTC instants at which wall time *wall* fires."""
-        first = zone.utcoffset(wall.replace(fold=0))
-        second = zone.utcoffset(wall.replace(fold=1))
+        """Return the naive-UTC instants at which wall time *wall* (fold 0) fires."""
+        first = zone.utcoffset(wall)
+        # A fresh datetime is cheaper than wall.replace(fold=1).
+        second = zone.utcoffset(datetime(wall.year, wall.month, wall.day, wall.hour,
+                                         wall.minute, fold=1))
         if first == second:
             return (wall - first,)
         if first > second:  # a repeated hour: fold 0 is the first pass
@@ -828,6 +841,16 @@ def _next_table(values, high):
     """Map each value 0..high+1 to the smallest allowed value >= it, or -1."""
     if len(values) == high + 1 - (high == 12 or high == 31):
         return _FULL_TABLES[high]
+    if len(values) * 4 > high:
+        # Dense sets (weekdays, every other hour): one backward pass is
+        # cheaper than a run of list extensions per value.
+        table = [-1] * (high + 2)
+        nxt = -1
+        for v in range(high, -1, -1):
+            if v in values:
+                nxt = v
+            table[v] = nxt
+        return table
     table = []
     for v in sorted(values):
         table.extend([v] * (v + 1 - len(table)))
@@ -840,6 +863,38 @@ _ALL_WEEKDAYS = frozenset(range(7))
 # Tables of the fields when every value is allowed, shared by all expressions.
 _FULL_TABLES = {high: [max(v, low) for v in range(high + 1)] + [-1]
                 for _, low, high in _FIELDS[:4]}
+# Day tables of a month of each length when every day matches.
+_MONTH_TABLES = {n: [1] + list(range(1, n + 1)) + [-1] * (32 - n)
+                 for n in (28, 29, 30, 31)}
+_FIXED_ZONES = {}
+
+
+def _fixed_offset(zone):
+    """Return True if the tzinfo *zone* keeps one UTC offset at every instant.
+
+    A tzinfo that answers ``utcoffset(None)`` declares one offset for every
+    date (the convention ``datetime.time.utcoffset`` relies on):
+    ``ZoneInfo("UTC")``, ``ZoneInfo("Etc/GMT-5")`` and pytz's UTC do, zones
+    with DST or a history of offset changes answer None.  The answer is kept
+    per zone object; a tzinfo that cannot answer counts as changing.
+    """
+    try:
+        return _FIXED_ZONES[zone]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable tzinfo: ask it every time
+        return _asks_fixed(zone)
+    if len(_FIXED_ZONES) > 256:
+        _FIXED_ZONES.clear()
+    fixed = _FIXED_ZONES[zone] = _asks_fixed(zone)
+    return fixed
+
+
+def _asks_fixed(zone):
+    try:
+        return zone.utcoffset(None) is not None
+    except Exception:  # a tzinfo that needs a datetime has offsets that vary
+        return False
 
 
 def _cron_error(index, token, expr, problem):
@@ -971,7 +1026,9 @@ def _nearest_weekday(day, ndays, first):
 
 def _cron_dow_days(items, ndays, first):
     plain, special = items
-    days = {d for d in range(1, ndays + 1) if (first + d - 1) % 7 in plain}
+    days = set()
+    for wd in plain:  # day d falls on weekday (first + d - 1) % 7
+        days.update(range((wd - first) % 7 + 1, ndays + 1, 7))
     for item in special:
         offset = (item[1] - first) % 7  # days from the 1st to the first such weekday
         if item[0] == "L":

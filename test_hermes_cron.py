@@ -26,7 +26,7 @@ import textwrap
 import threading
 import time
 import traceback
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -1404,6 +1404,168 @@ def test_cron_cronie_simulation_agrees_with_count_table(zone_name, expr_text, co
     lo, hi = (_cron_utc(x) for x in CRON_REPEATED_SPANS[zone_name])
     fires = _cron_cronie_tick_fires(_CronRef(expr_text), ZoneInfo(zone_name), lo - timedelta(hours=3), hi)
     assert len([f for f in fires if f >= lo]) == count
+
+
+# -- 7. fast paths: same answers as the careful ones --------------------------
+# next_after answers ordinary days with a plain wall-clock search and checks
+# offsets only where they change; fixed zones of any type skip the check.
+CRON_FAST_YEAR_ZONES = [CRON_NY, CRON_LONDON, CRON_LORD_HOWE, "Asia/Kolkata"]
+CRON_FAST_YEAR_EXPRS = [
+    "*/13 * * * *", "30 2 * * *", "0 0 1 * *", "15 1,2 * * 1-5", "*/30 1-3 * * *",
+    "0 0 31 * *", "45 23 * * 0", "0 9 1,15 * 1",
+]
+# Minutes of real time around each offset change handed to the cronie simulation.
+_CRON_FAST_WINDOW = timedelta(hours=3)
+
+
+def _cron_year_reference(ref, zone, lo, hi):
+    """Fires of *ref* in (lo, hi): wall-clock fires on ordinary days, and the
+    minute-by-minute cronie simulation around every offset change."""
+    windows = [(t - _CRON_FAST_WINDOW, t + _CRON_FAST_WINDOW)
+               for t, _, _ in _cron_find_transitions(zone.key, lo.year)]
+    fires = []
+    for w_lo, w_hi in windows:
+        fires += _cron_cronie_tick_fires(ref, zone, w_lo, w_hi)
+    day, last = (lo - _DAY_MARGIN).astimezone(zone).date(), (hi + _DAY_MARGIN).astimezone(zone).date()
+    while day <= last:
+        if ref.day_ok(day):
+            for h in ref.hours:
+                for m in ref.minutes:
+                    t = datetime(day.year, day.month, day.day, h, m, tzinfo=zone).astimezone(_CRON_UTC)
+                    if lo < t < hi and not any(w_lo < t < w_hi for w_lo, w_hi in windows):
+                        fires.append(t)
+        day += timedelta(days=1)
+    return sorted(fires)
+
+
+_DAY_MARGIN = timedelta(days=1)
+
+
+@pytest.mark.parametrize("zone_name", CRON_FAST_YEAR_ZONES)
+def test_cron_chained_year_matches_reference(zone_name):
+    zone = ZoneInfo(zone_name)
+    lo, hi = _cron_utc("2026-01-01 00:00"), _cron_utc("2027-01-01 00:00")
+    for text in CRON_FAST_YEAR_EXPRS:
+        expr = hc.CronExpr(text)
+        for tz in (zone_name, zone):
+            got = _cron_chain_until(expr, lo, hi, tz, limit=50000)
+            want = _cron_year_reference(_CronRef(text), zone, lo, hi)
+            assert got == want, (zone_name, text, sorted(set(got) ^ set(want))[:4])
+        # Results stay in the zone, on the minute.
+        fire = expr.next_after(lo, zone)
+        assert fire.tzinfo is zone and (fire.second, fire.microsecond) == (0, 0)
+
+
+def test_cron_fast_path_in_spring_gap_and_repeated_hour():
+    """The per-call shortcut must not swallow cronie's DST rules."""
+    cases = [  # (expression, start UTC, fires in New York as UTC)
+        ("30 2 * * *", "2026-03-07 08:00", ["2026-03-08 07:00", "2026-03-09 06:30"]),
+        ("0,30 2 * * *", "2026-03-08 06:00", ["2026-03-08 07:00", "2026-03-09 06:00"]),
+        ("30 1 * * *", "2026-10-31 06:00", ["2026-11-01 05:30", "2026-11-02 06:30"]),
+        ("0 * * * *", "2026-11-01 04:30", ["2026-11-01 05:00", "2026-11-01 06:00",
+                                           "2026-11-01 07:00"]),
+    ]
+    for text, start, want in cases:
+        expr = hc.CronExpr(text)
+        t, got = _cron_utc(start), []
+        for _ in want:
+            t = _cron_as_utc(expr.next_after(t, CRON_NY))
+            got.append(t)
+        assert got == [_cron_utc(w) for w in want], text
+
+
+class _ToyDst(tzinfo):
+    """+01:00, and +02:00 from April to September by wall date: no utcoffset(None)."""
+
+    def utcoffset(self, dt):
+        return timedelta(hours=2 if 4 <= dt.month <= 9 else 1)
+
+    def dst(self, dt):
+        return timedelta(hours=1 if 4 <= dt.month <= 9 else 0)
+
+
+class _UnhashableFixed(tzinfo):
+    """A fixed +03:00 zone that defines __eq__ and so has no hash."""
+
+    def __eq__(self, other):
+        return isinstance(other, _UnhashableFixed)
+
+    __hash__ = None
+
+    def utcoffset(self, dt):
+        return timedelta(hours=3)
+
+    def dst(self, dt):
+        return timedelta(0)
+
+
+def test_cron_fixed_zones_take_the_utc_answers():
+    rng = random.Random(2611)
+    kolkata_fixed = timezone(timedelta(hours=5, minutes=30))
+    for text in ["* * * * *", "*/7 3-9 * * 1-5", "0 0 29 2 *", "30 2 * * *", "0 0 L * *",
+                 "15 14 1 * *", "CRON_TZ=UTC 5 4 * * sun"]:
+        expr = hc.CronExpr(text)
+        for _ in range(40):
+            start = datetime(2000, 1, 1, tzinfo=_CRON_UTC) + timedelta(
+                minutes=rng.randrange(60 * 24 * 366 * 60), seconds=rng.randrange(60))
+            want = expr.next_after(start, "UTC")
+            for tz in (ZoneInfo("UTC"), ZoneInfo("Etc/UTC"), timezone.utc, "Etc/UTC", "+00:00"):
+                got = expr.next_after(start, tz)
+                assert got == want and got.utcoffset() == timedelta(0), (text, start, tz)
+            # A fixed offset answers as the IANA zone that has kept it since 1945.
+            assert expr.next_after(start, kolkata_fixed) == expr.next_after(start, "Asia/Kolkata")
+            assert expr.next_after(start, "+05:00") == expr.next_after(start, "Etc/GMT-5")
+            got = expr.next_after(start, _UnhashableFixed())
+            assert got == expr.next_after(start, timezone(timedelta(hours=3)))
+            assert expr.tz or isinstance(got.tzinfo, _UnhashableFixed)  # CRON_TZ wins
+    # A ZoneInfo("UTC") answer keeps that tzinfo, like every other zone.
+    zone = ZoneInfo("UTC")
+    assert hc.CronExpr("0 9 * * *").next_after(datetime(2026, 1, 1), zone).tzinfo is zone
+
+
+def test_cron_zone_without_a_fixed_answer_takes_the_careful_path():
+    """A tzinfo that cannot answer utcoffset(None) is read per instant."""
+    toy = _ToyDst()
+    expr = hc.CronExpr("0 12 1 * *")
+    got = expr.next_after(datetime(2026, 3, 15, tzinfo=_CRON_UTC), toy)
+    assert got.tzinfo is toy and _cron_as_utc(got) == _cron_utc("2026-04-01 10:00")
+    got = expr.next_after(datetime(2026, 9, 15, tzinfo=_CRON_UTC), toy)
+    assert _cron_as_utc(got) == _cron_utc("2026-10-01 11:00")
+
+
+def _cron_brute_possible(text):
+    """True if some date in 2000-2027 (every month start and Feb 29 on every
+    weekday) matches the day and month fields."""
+    ref, day = _CronRef(text), date(2000, 1, 1)
+    while day.year < 2028:
+        if ref.day_ok(day):
+            return True
+        day += timedelta(days=1)
+    return False
+
+
+def test_cron_plain_day_fields_validate_without_a_search():
+    """Construction skips the calendar search for plain day fields; it must
+    still accept exactly the expressions some date matches."""
+    rng = random.Random(3011)
+    dom_choices = ["*", "?", "*/2", "*/31", "1", "15", "29", "30", "31", "30,31", "29-31",
+                   "28-31/3", "1-7", "31/5"]
+    dow_choices = ["*", "?", "1", "1-5", "sun", "6,0", "*/3", "7", "fri-sat"]
+    month_choices = ["*", "2", "feb", "4,6,9,11", "2,4", "1-3", "*/6", "apr", "12"]
+    seen = set()
+    for _ in range(150):
+        text = f"0 0 {rng.choice(dom_choices)} {rng.choice(month_choices)} {rng.choice(dow_choices)}"
+        if text in seen:
+            continue
+        seen.add(text)
+        if _cron_brute_possible(text):
+            hc.CronExpr(text)
+        else:
+            with pytest.raises(hc.CronSyntaxError):
+                hc.CronExpr(text)
+    for text in ["0 0 30 2 *", "0 0 31 4,6 *", "0 0 30,31 feb ?", "0 0 31 2,4,6,9,11 *"]:
+        with pytest.raises(hc.CronSyntaxError, match="never fires"):
+            hc.CronExpr(text)
 
 
 # ---- 6. schedules ------------------------------------------------------------------

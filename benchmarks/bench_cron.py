@@ -11,9 +11,13 @@ Measures, for each expression below:
   chained      CronExpr(expr).next_after(dt) called 1,000 times in UTC, each
                result feeding the next call; best of N repeats, us per call.
   parse+first  CronExpr(expr).next_after(start); best of N repeats, us per call.
-and the import cost of hermes_cron (child `python -c "import hermes_cron"`
-against `python -c pass`, medians).  Stdlib only; croniter is optional and
-only used for the side-by-side comparison.
+the same two figures with the zone passed as next_after(dt, tz=...) for the
+zones in ZONES (the string "UTC", ZoneInfo("UTC"), a fixed +05:30 offset and
+America/New_York, where daylight saving time applies; the start is the same
+instant, 2026-01-01T00:00Z), croniter side by side in UTC and New York (it is
+given the start in the zone), and the import cost of hermes_cron (child
+`python -c "import hermes_cron"` against `python -c pass`, medians).  Stdlib
+only; croniter is optional and only used for the side-by-side comparison.
 """
 
 import argparse
@@ -26,7 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
@@ -58,6 +62,23 @@ CHAIN = 1000
 TARGET_CHAINED_US = 5.0
 TARGET_PARSE_US = 30.0
 TARGET_IMPORT_RATIO = 1.5
+NEW_YORK = "America/New_York"
+ZONEINFO_UTC = "ZoneInfo('UTC')"
+TARGET_ZONE_SPEEDUP = 20.0  # chained, hermes_cron vs croniter, UTC and New York
+TARGET_ZONE_PARSE_US = 30.0  # parse+first geomean in New York
+TARGET_ZONEINFO_UTC_RATIO = 1.15  # ZoneInfo("UTC") chained against the string "UTC"
+
+
+def _zones():
+    """Return (label, tz passed to next_after, tzinfo croniter starts in or None)."""
+    from zoneinfo import ZoneInfo
+
+    return [
+        ("UTC", "UTC", timezone.utc),
+        (ZONEINFO_UTC, ZoneInfo("UTC"), None),
+        ("+05:30", timezone(timedelta(hours=5, minutes=30)), None),
+        (NEW_YORK, NEW_YORK, ZoneInfo(NEW_YORK)),
+    ]
 
 
 def _best(fn, repeats):
@@ -120,6 +141,38 @@ def bench_hermes_parse(expr, iterations, repeats):
     return _best(run, repeats) / iterations * 1e6
 
 
+def hermes_zone_chain(expr, tz):
+    cron = hermes_cron.CronExpr(expr)
+    dt, out = START, []
+    for _ in range(CHAIN):
+        dt = cron.next_after(dt, tz)
+        out.append(dt)
+    return out
+
+
+def bench_hermes_zone_chained(expr, tz, repeats):
+    objs = [hermes_cron.CronExpr(expr) for _ in range(repeats)]
+    best = float("inf")
+    for cron in objs:
+        def run(cron=cron):
+            dt = START
+            nxt = cron.next_after
+            for _ in range(CHAIN):
+                dt = nxt(dt, tz)
+        best = min(best, _best(run, 1))
+    return best / CHAIN * 1e6
+
+
+def bench_hermes_zone_parse(expr, tz, iterations, repeats):
+    cls = hermes_cron.CronExpr
+    start = START
+
+    def run():
+        for _ in range(iterations):
+            cls(expr).next_after(start, tz)
+    return _best(run, repeats) / iterations * 1e6
+
+
 # -- croniter ---------------------------------------------------------------
 
 def croniter_chain(expr):
@@ -139,13 +192,73 @@ def bench_croniter_chained(expr, repeats):
     return best / CHAIN * 1e6
 
 
-def bench_croniter_parse(expr, iterations, repeats):
-    start = START
-
+def bench_croniter_parse(expr, iterations, repeats, start=START):
     def run():
         for _ in range(iterations):
             croniter(expr, start).get_next(datetime)
     return _best(run, repeats) / iterations * 1e6
+
+
+def bench_croniter_zone_chained(expr, start, repeats):
+    objs = [croniter(expr, start) for _ in range(repeats)]
+    best = float("inf")
+    for it in objs:
+        def run(it=it):
+            nxt = it.get_next
+            for _ in range(CHAIN):
+                nxt(datetime)
+        best = min(best, _best(run, 1))
+    return best / CHAIN * 1e6
+
+
+def croniter_zone_chain(expr, start):
+    it = croniter(expr, start)
+    return [it.get_next(datetime) for _ in range(CHAIN)]
+
+
+# -- zones ------------------------------------------------------------------
+
+def bench_zones(chain_repeats, parse_iters, parse_repeats):
+    """Measure every expression in every zone; croniter where it has a start zone."""
+    # croniter is slower per call, so fewer calls give the same timing resolution.
+    ci_iters = max(100, parse_iters // 5)
+    zones = []
+    for label, tz, ci_zone in _zones():
+        rows, differ = [], []
+        for expr in EXPRESSIONS:
+            row = {"expr": expr,
+                   "chained_us": bench_hermes_zone_chained(expr, tz, chain_repeats),
+                   "parse_first_us": bench_hermes_zone_parse(
+                       expr, tz, parse_iters, parse_repeats),
+                   "croniter_chained_us": None, "croniter_parse_first_us": None}
+            if croniter is not None and ci_zone is not None:
+                start = START.astimezone(ci_zone)
+                try:
+                    if croniter_zone_chain(expr, start) != hermes_zone_chain(expr, tz):
+                        differ.append(expr)
+                    row["croniter_chained_us"] = bench_croniter_zone_chained(
+                        expr, start, chain_repeats)
+                    row["croniter_parse_first_us"] = bench_croniter_parse(
+                        expr, ci_iters, parse_repeats, start)
+                except Exception as exc:  # croniter may reject an expression
+                    row["croniter_error"] = f"{type(exc).__name__}: {exc}"
+            rows.append(row)
+        zone = {"zone": label, "rows": rows,
+                "croniter_differs": differ if croniter is not None and ci_zone else None}
+        for key in ("chained_us", "parse_first_us", "croniter_chained_us",
+                    "croniter_parse_first_us"):
+            zone["geomean_" + key] = _geomean([r[key] for r in rows])
+        zone["chained_speedup"] = _ratio(zone["geomean_croniter_chained_us"],
+                                         zone["geomean_chained_us"])
+        zone["parse_first_speedup"] = _ratio(zone["geomean_croniter_parse_first_us"],
+                                             zone["geomean_parse_first_us"])
+        zones.append(zone)
+    base = zones[0]
+    for zone in zones:
+        zone["chained_vs_utc"] = _ratio(zone["geomean_chained_us"], base["geomean_chained_us"])
+        zone["parse_first_vs_utc"] = _ratio(zone["geomean_parse_first_us"],
+                                            base["geomean_parse_first_us"])
+    return zones
 
 
 # -- import cost ------------------------------------------------------------
@@ -228,6 +341,8 @@ def main(argv=None):
         summary["geomean_croniter_chained_us"], summary["geomean_chained_us"])
     summary["geomean_parse_first_speedup"] = _ratio(
         summary["geomean_croniter_parse_first_us"], summary["geomean_parse_first_us"])
+    zones = bench_zones(chain_repeats, parse_iters, parse_repeats)
+    by_zone = {z["zone"]: z for z in zones}
     imp = bench_import(import_runs)
 
     targets = {
@@ -237,6 +352,17 @@ def main(argv=None):
         "chained_ok": summary["geomean_chained_us"] <= TARGET_CHAINED_US,
         "parse_first_ok": summary["geomean_parse_first_us"] <= TARGET_PARSE_US,
         "import_ok": imp["ratio"] <= TARGET_IMPORT_RATIO,
+        "zone_chained_speedup_min": TARGET_ZONE_SPEEDUP,
+        "zone_parse_first_us_max": TARGET_ZONE_PARSE_US,
+        "zoneinfo_utc_ratio_max": TARGET_ZONEINFO_UTC_RATIO,
+        "utc_chained_speedup_ok": _at_least(by_zone["UTC"]["chained_speedup"],
+                                            TARGET_ZONE_SPEEDUP),
+        "new_york_chained_speedup_ok": _at_least(by_zone[NEW_YORK]["chained_speedup"],
+                                                 TARGET_ZONE_SPEEDUP),
+        "new_york_parse_first_ok":
+            by_zone[NEW_YORK]["geomean_parse_first_us"] <= TARGET_ZONE_PARSE_US,
+        "zoneinfo_utc_ok":
+            by_zone[ZONEINFO_UTC]["chained_vs_utc"] <= TARGET_ZONEINFO_UTC_RATIO,
     }
     result = {
         "python": platform.python_version(),
@@ -252,6 +378,7 @@ def main(argv=None):
         "rows": rows,
         "summary": summary,
         "croniter_mismatches": mismatches if croniter is not None else None,
+        "zones": zones,
         "import": imp,
         "targets": targets,
     }
@@ -260,6 +387,11 @@ def main(argv=None):
         return 0
     _print_table(result)
     return 0
+
+
+def _at_least(value, floor):
+    """True when *value* reaches *floor*; None when it was not measured."""
+    return None if value is None else value >= floor
 
 
 def _croniter_version():
@@ -316,6 +448,7 @@ def _print_table(res):
         mm = res["croniter_mismatches"]
         print("croniter agreement on the 1,000 chained fires: "
               + ("all expressions agree" if not mm else "DIFFERS for " + ", ".join(mm)))
+    _print_zones(res, have_ci)
     imp, t = res["import"], res["targets"]
     print()
     print(f"import cost (median of {imp['runs']}): python -c pass "
@@ -332,6 +465,66 @@ def _print_table(res):
           f"{s['geomean_parse_first_us']:.2f} us  {ok(t['parse_first_ok'])}")
     print(f"  import ratio         <= {t['import_ratio_max']:g}x  : "
           f"{imp['ratio']:.2f}x  {ok(t['import_ok'])}")
+    zones = {z["zone"]: z for z in res["zones"]}
+    for label, key in (("UTC", "utc_chained_speedup_ok"),
+                       (NEW_YORK, "new_york_chained_speedup_ok")):
+        if t[key] is not None:
+            print(f"  chained vs croniter  >= {t['zone_chained_speedup_min']:g}x  : "
+                  f"{zones[label]['chained_speedup']:.1f}x in {label}  {ok(t[key])}")
+    print(f"  parse+first in NY    <= {t['zone_parse_first_us_max']:g} us: "
+          f"{zones[NEW_YORK]['geomean_parse_first_us']:.2f} us  "
+          f"{ok(t['new_york_parse_first_ok'])}")
+    print(f"  ZoneInfo('UTC')/'UTC' <= {t['zoneinfo_utc_ratio_max']:g}x: "
+          f"{zones[ZONEINFO_UTC]['chained_vs_utc']:.2f}x "
+          f"chained  {ok(t['zoneinfo_utc_ok'])}")
+
+
+def _print_zones(res, have_ci):
+    """Print the per-zone tables: New York per expression, then every zone's geomeans."""
+    zones = res["zones"]
+    ny = next(z for z in zones if z["zone"] == NEW_YORK)
+    print()
+    print(f"{NEW_YORK}: next_after(dt, tz={NEW_YORK!r}), same start instant; croniter "
+          "starts from that instant in the zone")
+    head = f"{'expression':<17} {'chained':>9} {'parse+1st':>9}"
+    if have_ci:
+        head += f" | {'ci chain':>9} {'x':>6} {'ci p+1st':>9} {'x':>6}"
+    print(head)
+    print("-" * len(head))
+    for r in ny["rows"]:
+        line = f"{r['expr']:<17} {_fmt(r['chained_us'])} {_fmt(r['parse_first_us'])}"
+        if have_ci:
+            if "croniter_error" in r:
+                line += f" | croniter error: {r['croniter_error']}"
+            else:
+                line += (f" | {_fmt(r['croniter_chained_us'])} "
+                         f"{_fmt(_ratio(r['croniter_chained_us'], r['chained_us']), 6, 1)} "
+                         f"{_fmt(r['croniter_parse_first_us'])} "
+                         f"{_fmt(_ratio(r['croniter_parse_first_us'], r['parse_first_us']), 6, 1)}")
+        print(line)
+    print()
+    print("by zone (geometric means over the expressions; 'vs UTC' = this zone's time / "
+          "the time with tz='UTC'; x = croniter time / hermes_cron time)")
+    head = (f"{'zone':<17} {'chained':>9} {'vs UTC':>6} {'parse+1st':>9} {'vs UTC':>6}")
+    if have_ci:
+        head += f" | {'ci chain':>9} {'x':>6} {'ci p+1st':>9} {'x':>6}"
+    print(head)
+    print("-" * len(head))
+    for z in zones:
+        line = (f"{z['zone']:<17} {_fmt(z['geomean_chained_us'])} "
+                f"{_fmt(z['chained_vs_utc'], 6, 2)} {_fmt(z['geomean_parse_first_us'])} "
+                f"{_fmt(z['parse_first_vs_utc'], 6, 2)}")
+        if have_ci:
+            line += (f" | {_fmt(z['geomean_croniter_chained_us'])} "
+                     f"{_fmt(z['chained_speedup'], 6, 1)} "
+                     f"{_fmt(z['geomean_croniter_parse_first_us'])} "
+                     f"{_fmt(z['parse_first_speedup'], 6, 1)}")
+        print(line)
+    if have_ci:
+        for z in zones:
+            if z["croniter_differs"]:
+                print(f"croniter differs in {z['zone']} for {', '.join(z['croniter_differs'])}"
+                      " (daylight saving rules: hermes_cron follows cronie)")
 
 
 if __name__ == "__main__":
