@@ -2462,7 +2462,8 @@ class _Ledger:
 
     def _cutoff(self, conn, now):
         """julianday below which rows are past the newest 1,000 and the last two hours."""
-        row = conn.execute("SELECT julianday(claimed_at) FROM executions WHERE status IN "
+        # '+status': walk the instant index from the newest row, not the status one.
+        row = conn.execute("SELECT julianday(claimed_at) FROM executions WHERE +status IN "
                            "('completed','failed','unknown') "
                            "ORDER BY julianday(claimed_at) DESC LIMIT 1 OFFSET ?",
                            (_MAX_TERMINAL_ROWS - 1,)).fetchone()
@@ -4863,7 +4864,24 @@ def _doctor(home):
         if row["state"] in ("detected", "alerted"):
             find(row["job_id"], "incident_open", f"open incident {row['id']} "
                                                  f"({row['failure_type']}): {row['error']}")
-    return {"ok": not findings, "findings": findings}
+    storage = _storage(home)
+    for name, mode in storage["journal_modes"].items():
+        if mode == "wal" and not storage["wal"]:
+            find(None, "sqlite_wal_unsafe", f"{name} uses WAL, but SQLite "
+                                            f"{storage['sqlite_version']} has the WAL-reset "
+                                            f"corruption bug (fixed in 3.51.3); the next write "
+                                            f"switches it to the rollback journal")
+    return {"ok": not findings, "findings": findings, "storage": storage}
+
+
+def _storage(home):
+    """The SQLite version, the journal mode stores get, and the mode of each file."""
+    import sqlite3
+
+    return {"sqlite_version": sqlite3.sqlite_version, "wal": _wal_wanted(home.environ),
+            "journal_modes": {name: _journal_of(os.path.join(home.path, name))
+                              for name in (_LEDGER_FILE, _NOTEPAD_FILE, _DELIVERIES_FILE)
+                              if os.path.exists(os.path.join(home.path, name))}}
 
 
 def _doctor_job(home, job, now, settings, find):
@@ -6134,7 +6152,14 @@ def _cmd_doctor(home, args):
     report = home.doctor()
     if args.json:
         _print_json(report)
-    elif report["ok"]:
+        return EXIT_OK if report["ok"] else EXIT_FAILURE
+    storage = report["storage"]
+    modes = ", ".join(f"{name} {mode}" for name, mode in storage["journal_modes"].items())
+    print(f"SQLite {storage['sqlite_version']}: "
+          + ("WAL" if storage["wal"] else "rollback journal (DELETE; this SQLite has the "
+             "WAL-reset bug fixed in 3.51.3; HERMES_CRON_SQLITE_WAL=1 opts in to WAL)")
+          + f"; files: {modes or 'none yet'}")
+    if report["ok"]:
         print(f"hermes_cron doctor: no issues ({len(home.jobs())} job(s) checked)")
     else:
         findings = report["findings"]

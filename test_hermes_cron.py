@@ -2303,6 +2303,82 @@ def test_ledger_schema_indexes_and_pragmas_are_exact(ledger, tmp_path):
     assert oct(os.stat(ledger.path).st_mode & 0o777) == "0o600"
 
 
+@pytest.mark.parametrize("version,opt_in,want", [
+    ((3, 40, 1), None, "delete"), ((3, 51, 2), "0", "delete"), ((3, 51, 2), "1", "wal"),
+    ((3, 51, 3), None, "wal"), ((3, 52, 0), None, "wal")])
+def test_sqlite_journal_mode_follows_the_wal_reset_bug(tmp_path, monkeypatch, version, opt_in,
+                                                       want):
+    import sqlite3
+
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", version)
+    environ = {} if opt_in is None else {"HERMES_CRON_SQLITE_WAL": opt_in}
+    for cls, name in ((hc._Ledger, "executions.db"), (hc._Deliveries, "deliveries.db")):
+        store = cls(str(tmp_path), environ)
+        conn = store.connect()
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == want
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+        store.close()
+        assert hc._journal_of(str(tmp_path / name)) == want
+    notes = hc._Notepad(str(tmp_path), environ)
+    notes.set("abcdef012345", "k", "v", NOW)
+    assert hc._journal_of(str(tmp_path / "notepad.db")) == want
+
+
+def test_sqlite_an_existing_rollback_file_is_never_switched_to_wal_on_a_buggy_sqlite(
+        tmp_path, monkeypatch):
+    import sqlite3
+
+    conn = sqlite3.connect(str(tmp_path / "executions.db"))  # upstream's fork: DELETE mode
+    conn.execute("CREATE TABLE t(x)")
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 45, 0))
+    led = hc._Ledger(str(tmp_path), {})
+    led.claim([("abcdef012345", None)], "manual", NOW)
+    led.close()
+    assert hc._journal_of(str(tmp_path / "executions.db")) == "delete"
+    # A WAL file left by an older hermes_cron goes back to the rollback journal.
+    conn = sqlite3.connect(str(tmp_path / "deliveries.db"))
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    assert hc._journal_of(str(tmp_path / "deliveries.db")) == "wal"
+    dl = hc._Deliveries(str(tmp_path), {})
+    dl.connect()
+    dl.close()
+    assert hc._journal_of(str(tmp_path / "deliveries.db")) == "delete"
+    # On a fixed SQLite the same rollback file becomes WAL.
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 51, 3))
+    led = hc._Ledger(str(tmp_path), {})
+    led.connect()
+    led.close()
+    assert hc._journal_of(str(tmp_path / "executions.db")) == "wal"
+
+
+def test_doctor_reports_sqlite_and_flags_a_wal_file_on_a_buggy_sqlite(cli, home, monkeypatch,
+                                                                        ok_script):
+    import sqlite3
+
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 40, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.40.1")
+    cli("add", "@hourly", "--script", ok_script, "--no-agent", "--name", "j")
+    cli("run", "j")
+    conn = sqlite3.connect(os.path.join(home.path, "deliveries.db"))
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    rc, out, _ = cli("doctor")
+    assert rc == 1
+    assert out.splitlines()[0] == (
+        "SQLite 3.40.1: rollback journal (DELETE; this SQLite has the WAL-reset bug fixed in "
+        "3.51.3; HERMES_CRON_SQLITE_WAL=1 opts in to WAL); files: executions.db delete, "
+        "deliveries.db wal")
+    assert "(home)  sqlite_wal_unsafe: deliveries.db uses WAL, but SQLite 3.40.1 has the " \
+        "WAL-reset corruption bug (fixed in 3.51.3); the next write switches it to the " \
+        "rollback journal" in out
+    report = json.loads(cli("doctor", "--json")[1])
+    assert report["storage"] == {"sqlite_version": "3.40.1", "wal": False, "journal_modes": {
+        "executions.db": "delete", "deliveries.db": "wal"}}
+
+
 def test_ledger_migrates_an_upstream_table_in_place(tmp_path):
     import sqlite3
 
@@ -4456,7 +4532,9 @@ def test_cli_daemon_refuses_a_pinned_clock(cli):
 def test_doctor_clean_and_with_findings(home, clock, tmp_path, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="ok")
     home.tick()
-    assert home.doctor() == {"ok": True, "findings": []}
+    assert home.doctor() == {"ok": True, "findings": [], "storage": {
+        "sqlite_version": sqlite3.sqlite_version, "journal_modes": {},
+        "wal": sqlite3.sqlite_version_info >= (3, 51, 3)}}
     both = home.add_job("0 9 1,15 * 1", "p", name="both")
     gone = home.add_job("@hourly", "", script=ok_script, no_agent=True, name="gone")
     set_job(home, gone["id"], workdir="/no/such/dir", skills=["ghost"],
@@ -4661,7 +4739,10 @@ def test_end_to_end_day_through_the_cli(cli, home, clock, tmp_path):
     cli("remove", "daily")
     cli("incidents", "ack", json.loads(cli("incidents", "--json")[1])[0]["id"])
     rc, out, _ = cli("doctor")
-    assert (rc, out) == (0, "hermes_cron doctor: no issues (2 job(s) checked)\n")
+    mode = "wal" if sqlite3.sqlite_version_info >= (3, 51, 3) else "delete"
+    assert rc == 0 and out.splitlines()[1:] == ["hermes_cron doctor: no issues (2 job(s) checked)"]
+    assert out.splitlines()[0].startswith(f"SQLite {sqlite3.sqlite_version}: ")
+    assert out.splitlines()[0].endswith(f"; files: executions.db {mode}, deliveries.db {mode}")
     assert log.read_text().count("all fine") == 24
 
 
