@@ -205,6 +205,36 @@ def test_file_lock_times_out_with_store_locked_error(tmp_path):
         pass
 
 
+def test_file_lock_waiter_blocks_in_the_kernel_instead_of_polling(tmp_path, monkeypatch):
+    path = str(tmp_path / ".jobs.lock")
+    holder = hc._FileLock(path, 5).__enter__()
+    got = threading.Event()
+
+    def wait():
+        with hc._FileLock(path, 10):
+            got.set()
+
+    monkeypatch.setattr(time, "sleep", lambda s: pytest.fail("a lock waiter polled"))
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    assert not got.wait(0.3)  # blocked while the lock is held
+    holder.__exit__(None, None, None)
+    waiter.join(10)
+    assert got.is_set()
+
+
+def test_file_lock_waiter_that_timed_out_lets_go_when_the_lock_comes(tmp_path):
+    path = str(tmp_path / ".jobs.lock")
+    holder = hc._FileLock(path, 5).__enter__()
+    with pytest.raises(hc.StoreLockedError):
+        with hc._FileLock(path, 0.1):
+            pass
+    holder.__exit__(None, None, None)
+    # The abandoned waiter takes the lock and drops it at once: nobody is stuck.
+    with hc._FileLock(path, 5):
+        pass
+
+
 # ---- 5. cron expressions -----------------------------------------------------------
 
 
@@ -1952,6 +1982,43 @@ def test_reads_never_create_the_home(home):
         home.job("x")
     assert home.next_fires("@daily", 2)
     assert not os.path.exists(home.path)
+
+
+def test_store_is_written_one_job_per_line_and_reads_back_exactly(home):
+    for i in range(3):
+        home.add_job("@hourly", f"job {i} \u00e9", name=f"j{i}")
+    text = jobs_bytes(home).decode()
+    lines = text.splitlines()
+    assert lines[0] == '{"jobs": [' and lines[4] == "],"
+    assert lines[5].startswith('"updated_at": "') and lines[5].endswith('"}')
+    assert [json.loads(line.rstrip(","))["name"] for line in lines[1:4]] == ["j0", "j1", "j2"]
+    assert "job 0 \u00e9" in text  # UTF-8, not escaped
+    doc = json.loads(text)
+    assert [j["name"] for j in doc["jobs"]] == ["j0", "j1", "j2"]
+    assert hc._dump_store(doc, ensure_ascii=False) == text
+    assert hc._dump_store({"jobs": [], "x": 1}, False) == '{"jobs": [],\n"x": 1}\n'
+
+
+def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
+    a = home.add_job("@hourly", "a")
+    home.add_job("@daily", "b")
+    paused = home.add_job("*/5 * * * *", "c")
+    home.pause_job(paused["id"])
+    summary = json.loads(open(os.path.join(home.path, ".jobs.due")).read())
+    st = os.stat(os.path.join(home.path, "jobs.json"))
+    assert summary == {"jobs_json": [st.st_size, st.st_mtime_ns, st.st_ino],
+                       "due": hc.parse_iso(a["next_run_at"]).timestamp()}
+    store = home._store
+    assert store.nothing_due(clock.now + timedelta(minutes=59))
+    assert not store.nothing_due(clock.now + timedelta(minutes=60))
+    set_job(home, a["id"], fire_claim={"at": hc._iso(clock.now), "by": "x",
+                                       "execution_id": None})
+    assert not store.nothing_due(clock.now)  # a hand edit: the summary no longer applies
+    assert hc._due_epoch([{"id": "abcdef012345", "fire_claim": {}}]) == 0
+    assert hc._due_epoch([{"id": "abcdef012345", "next_run_at": "garbage"}]) == 0
+    assert hc._due_epoch(["not a record"]) == 0
+    assert hc._due_epoch([{"id": "abcdef012345", "state": "completed"}]) is None
+    assert hc._due_epoch([]) is None
 
 
 # ---- 10. redaction -----------------------------------------------------------------
@@ -4367,6 +4434,104 @@ def test_tick_capacity_is_fair_oldest_due_first_and_every_hold_back_is_recorded(
     assert {r["reason"] for r in skips} == {"max_parallel"}
     # Every job was held back at some slot (the first three from 12:01 on).
     assert {r["job_id"] for r in skips} == set(ids)
+
+
+def test_tick_with_nothing_due_never_reads_jobs_json_but_notices_a_hand_edit(
+        home, clock, ok_script, monkeypatch):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True, name="j")
+    home.tick()  # 12:00: not due
+    real_load = hc._JobStore.load
+    monkeypatch.setattr(hc._JobStore, "load", lambda self: pytest.fail("jobs.json was read"))
+    for _ in range(3):
+        clock.advance(minutes=1)
+        assert home.tick() == {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
+    assert open(os.path.join(home.path, "ticker_last_success")).read() == \
+        f"{int(clock.now.timestamp())}\n"
+    # A hand edit (here: moving the job to now) is seen by the very next tick.
+    monkeypatch.setattr(hc._JobStore, "load", real_load)
+    set_job(home, job["id"], next_run_at=hc._iso(clock.now))
+    report = home.tick()
+    assert [(d["job_id"], d["status"]) for d in report["dispatched"]] == [(job["id"],
+                                                                          "completed")]
+    # A store written by another program (no summary) is read in full once,
+    # then summarized.
+    os.unlink(os.path.join(home.path, ".jobs.due"))
+    clock.advance(minutes=1)
+    assert home.tick()["dispatched"] == []
+    assert os.path.exists(os.path.join(home.path, ".jobs.due"))
+    monkeypatch.setattr(hc._JobStore, "load", lambda self: pytest.fail("jobs.json was read"))
+    clock.advance(minutes=1)
+    assert home.tick()["dispatched"] == []
+
+
+def test_tick_writes_finished_runs_to_the_store_in_batches(home, clock, ok_script,
+                                                           monkeypatch):
+    # A group commit: while one batch is written, every run that finishes
+    # queues up, and the next writer takes them all in one store write.
+    write_config(home, {"max_parallel": 12})
+    ids = [home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name=f"j{i}")["id"]
+           for i in range(12)]
+    real = hc._apply_batch
+    batches = []
+
+    def apply(home_, batch):
+        if not batches:  # hold the first writer until every other run has queued
+            deadline = time.monotonic() + 30
+            while len(home_._books._queue) < 11 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        batches.append(sorted(entry[0] for entry in batch))
+        real(home_, batch)
+
+    monkeypatch.setattr(hc, "_apply_batch", apply)
+    writes = []
+    real_write = hc._atomic_write
+    monkeypatch.setattr(hc, "_atomic_write", lambda path, data: (
+        writes.append(os.path.basename(path)), real_write(path, data)))
+    clock.advance(minutes=5)
+    report = home.tick()
+    assert len(report["dispatched"]) == 12
+    assert [len(b) for b in batches] == [1, 11] and sorted(sum(batches, [])) == sorted(ids)
+    # Two writes to claim (slots advanced, then claims taken) and one per batch.
+    assert writes == ["jobs.json"] * 4
+    assert {home.job(i)["last_status"] for i in ids} == {"ok"}
+    assert not any("fire_claim" in home.job(i) for i in ids)
+
+
+def test_tick_a_run_that_finds_the_store_locked_is_applied_by_the_next_tick(
+        tmp_path, clock, env):
+    holder = {}
+
+    def runner(prompt, job):  # the first run finishes while someone holds .jobs.lock
+        if not holder:
+            holder["lock"] = hc._FileLock(os.path.join(home.path, ".jobs.lock"), 5).__enter__()
+        return "done"
+
+    home = hc.CronHome(tmp_path / "cron", clock=clock, environ=env, lock_timeout=0.2,
+                       runner=runner)
+    job = home.add_job("*/5 * * * *", "report", repeat=2)
+    clock.advance(minutes=5)
+    report = home.tick()
+    holder["lock"].__exit__(None, None, None)
+    (eid, status), = [(d["execution_id"], d["status"]) for d in report["dispatched"]]
+    assert status == "completed"
+    stored = home.job(job["id"])
+    assert stored["fire_claim"]["execution_id"] == eid and stored["last_status"] is None
+    # The next tick applies the ledger's result; the slot is not fired again.
+    clock.advance(minutes=1)
+    assert home.tick()["dispatched"] == []
+    stored = home.job(job["id"])
+    assert "fire_claim" not in stored
+    assert (stored["last_status"], stored["repeat"], stored["failure_streak"]) == (
+        "ok", {"times": 2, "completed": 1}, 0)
+    assert [(r["status"], r["scheduled_instant"]) for r in home.runs(job["id"])] == [
+        ("completed", "2026-03-06T12:05:00+00:00")]
+    # The repeat count holds: one more run, then the job is done.
+    clock.advance(minutes=4)
+    assert len(home.tick()["dispatched"]) == 1
+    clock.advance(minutes=5)
+    assert home.tick()["dispatched"] == []
+    assert home.job(job["id"])["state"] == "completed"
+    assert len(home.runs(job["id"])) == 2
 
 
 def test_tick_settles_rows_no_claim_names_after_the_ttl(home, clock, ok_script):
