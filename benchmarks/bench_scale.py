@@ -244,6 +244,12 @@ def must(result, what, rcs=(0,)):
     return result
 
 
+def one_line(text, cap=300):
+    """The last *cap* characters of *text* on one line (tracebacks, stderr)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= cap else "..." + text[-cap:]
+
+
 def med(values):
     return statistics.median(values) if values else float("nan")
 
@@ -429,7 +435,7 @@ def rotate(items, i):
 def verify_busy(home, n, result, env):
     problems = []
     if result.rc != 0:
-        problems.append(f"tick exit {result.rc}: {result.err.strip()[-300:]}")
+        problems.append(f"tick exit {result.rc}: {one_line(result.err)}")
     text = (result.out + result.err).lower()
     if "locked" in text:
         problems.append(f"'locked' in the tick's output ({text.count('locked')} times)")
@@ -448,7 +454,7 @@ def verify_busy(home, n, result, env):
     after = row_count(home)
     if again.rc != 0 or after != total:
         problems.append(f"a second tick at the same instant: exit {again.rc}, rows {total} -> "
-                        f"{after}")
+                        f"{after}: {one_line(again.err, 200)}")
     return problems, mode
 
 
@@ -456,7 +462,7 @@ def verify_floor(home, n, result):
     problems = []
     if result.rc != 0 or result.out.strip() != str(n):
         problems.append(f"floor exit {result.rc}, stdout {result.out.strip()!r}, "
-                        f"stderr {result.err.strip()[-300:]!r}")
+                        f"stderr {one_line(result.err)!r}")
     completed = db_query(home, "SELECT count(*) FROM executions WHERE status='completed'")[0][0]
     if completed != n:
         problems.append(f"floor: {completed} completed rows, want {n}")
@@ -541,7 +547,7 @@ def bench_fairness(root):
         r = run(hermes(home, "tick"), child_env(now))
         ms.append(r.ms)
         if r.rc != 0:
-            problems.append(f"tick at {now}: exit {r.rc}: {r.err.strip()[-200:]}")
+            problems.append(f"tick at {now}: exit {r.rc}: {one_line(r.err, 200)}")
     ran = db_query(home, "SELECT count(DISTINCT job_id), count(*), sum(status='completed') "
                          "FROM executions")[0]
     dups = db_query(home, "SELECT count(*) FROM (SELECT 1 FROM executions WHERE "
@@ -646,7 +652,7 @@ def bench_prune(root):
     seed_rows(home, ghosts, PRUNE_ROWS)
     rows_before, bytes_before = row_count(home), db_bytes(home)
     r = run(hermes(home, "tick"), child_env(BUSY_NOW))
-    problems = [] if r.rc == 0 else [f"tick exit {r.rc}: {r.err.strip()[-300:]}"]
+    problems = [] if r.rc == 0 else [f"tick exit {r.rc}: {one_line(r.err)}"]
     fired = db_query(home, "SELECT count(*) FROM executions WHERE status='completed' AND "
                            "claimed_at >= ?", (BUSY_NOW,))[0][0]
     if fired != 1:
