@@ -1884,17 +1884,20 @@ def _due_epoch(jobs):
     for a record it must repair; else at the earliest ``next_run_at`` of a
     scheduled job.  Paused and finished jobs wait for a command.
     """
-    due = None
+    due, seen = None, {}
     for job in jobs:
         if not isinstance(job, dict) or not isinstance(job.get("id"), str) or \
                 job.get("fire_claim") is not None or job.get("pending_slot") is not None:
             return 0
         if _job_state(job) != "scheduled":
             continue
-        at = _parse_stored(job.get("next_run_at"))
-        if at is None:
-            return 0
-        at = at.timestamp()
+        text = job.get("next_run_at")
+        at = seen.get(text) if isinstance(text, str) else None
+        if at is None:  # many jobs share a slot: parse each text once
+            parsed = _parse_stored(text)
+            if parsed is None:
+                return 0
+            at = seen[text] = parsed.timestamp()
         if due is None or at < due:
             due = at
     return due
@@ -1905,9 +1908,7 @@ def _dump_store(doc, ensure_ascii):
     and ``jq`` parses it; written by json's C encoder (indenting is 4x slower)."""
     import json
 
-    def dump(value):
-        return json.dumps(value, ensure_ascii=ensure_ascii, separators=(", ", ": "))
-
+    dump = json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(", ", ": ")).encode
     parts = []
     for key, value in doc.items():
         if key == "jobs" and isinstance(value, list) and value:
