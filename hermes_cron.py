@@ -2495,7 +2495,9 @@ class _Ledger:
         try:
             mode = conn.execute("PRAGMA auto_vacuum").fetchone()[0]
             if mode == 2:  # incremental
-                conn.execute("PRAGMA incremental_vacuum").fetchall()
+                # executescript steps the pragma to the end: execute() would
+                # free one page per call.
+                conn.executescript("PRAGMA incremental_vacuum")
                 return
             free = conn.execute("PRAGMA freelist_count").fetchone()[0]
             pages = conn.execute("PRAGMA page_count").fetchone()[0]

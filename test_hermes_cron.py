@@ -2612,6 +2612,18 @@ def test_ledger_prune_of_an_old_file_vacuums_it_once_then_incrementally(tmp_path
         assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # converted once
         assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
         assert os.path.getsize(path) < size / 3
+        # From now on every prune that deletes gives the pages back at once.
+        size = os.path.getsize(path)
+        with hc._transaction(conn):
+            conn.executemany(
+                f"INSERT INTO executions VALUES ({','.join('?' * 15)})",
+                [(f"e{i:031x}", "eeeeeeeeeeee", "builtin", "p", 1, None, "completed",
+                  f"2025-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00", None, None, "y" * 20000,
+                  0, None, None, None) for i in range(300)])
+        assert os.path.getsize(path) > size + 300 * 20000
+        assert led.forget("eeeeeeeeeeee", NOW) == 300
+        assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+        assert os.path.getsize(path) < size + 300 * 20000 / 10
     finally:
         led.close()
 

@@ -3,8 +3,8 @@
 
 Run from the repo root:
 
-    python benchmarks/bench_scale.py                 # full run (~15 min), prints a table
-    python benchmarks/bench_scale.py --quick         # smaller sizes, fewer runs (~3 min)
+    python benchmarks/bench_scale.py                 # full run (5-15 min), prints a table
+    python benchmarks/bench_scale.py --quick         # smaller sizes, fewer runs (1-3 min)
     python benchmarks/bench_scale.py --json          # one JSON object on stdout
     python benchmarks/bench_scale.py --only empty,reads   # some figures only
 
@@ -115,10 +115,10 @@ TARGET_LEDGER = 0.80
 
 SIZES = {  # (full, quick)
     "busy_due": ((1, 100, 1000), (1, 300)),
-    "busy_runs": ({1: 7, 100: 5, 1000: 3}, {1: 5, 300: 3}),
+    "busy_runs": ({1: 7, 100: 5, 1000: 5}, {1: 5, 300: 5}),
     "empty_jobs": ((1000, 10_000, 100_000), (1000, 10_000, 20_000)),
     "empty_rows": ((0, 20_000, 1_000_000), (0, 20_000, 200_000)),
-    "empty_runs": ({1000: 9, 10_000: 7, 100_000: 3}, {1000: 5, 10_000: 3, 20_000: 3}),
+    "empty_runs": ({1000: 9, 10_000: 7, 100_000: 5}, {1000: 5, 10_000: 5, 20_000: 5}),
     "writes_runs": (11, 5),
     "reads_rows": (1_000_000, 200_000),
     "reads_runs": (9, 5),
