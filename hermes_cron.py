@@ -3918,6 +3918,7 @@ _FIRE_CLAIM_HEARTBEAT = 60
 _LATE_AFTER = 300
 _MIN_GRACE = 120
 _STALLED_AFTER = 200
+_BATCH_GAP = 0.25
 _REAP_EVERY = 300
 _HEARTBEAT_FILE, _SUCCESS_FILE, _ERROR_FILE = (
     "ticker_heartbeat", "ticker_last_success", "ticker_last_error")
@@ -4580,31 +4581,44 @@ class _Bookkeeper:
 
     A run's result is durable in the ledger before it arrives here; the job
     record only summarizes it.  Each finishing run queues its result, and one
-    thread at a time writes every result queued so far in one store write,
-    so a thousand runs that end together cost a few writes, not a thousand
-    (and no lock time-outs).  A write that fails (a busy, corrupt or full
-    store) loses nothing: the next tick finds the claim of a finished row and
-    applies the row's result.
+    thread at a time writes every result queued so far in one store write.
+    A write costs the whole store, so after one the next waits (a few times
+    as long as the write took, at least a quarter second) unless every run in
+    flight has already queued: a thousand runs that end together cost a
+    handful of writes, and a lone run is written at once.  A write that fails
+    (a busy, corrupt or full store) loses nothing: the next tick finds the
+    claim of a finished row and applies the row's result.
     """
 
     def __init__(self):
         import threading
 
-        self._queue, self._queued, self._writer = [], threading.Lock(), threading.Lock()
+        self._queue, self._writer = [], threading.Lock()
+        self._queued = threading.Condition()
+        self._next_write = 0.0
 
     def apply(self, home, entry):
         """Queue ``(job_id, eid, result, finished, manual)``; return once it is written."""
         with self._queued:
             self._queue.append(entry)
+            self._queued.notify_all()
         with self._writer:
             with self._queued:
+                while self._queue and len(self._queue) < home._runs.inflight:
+                    wait = self._next_write - time.monotonic()
+                    if wait <= 0:
+                        break
+                    self._queued.wait(wait)
                 batch, self._queue = self._queue, []
             if not batch:
                 return  # the writer before us took ours along
+            started = time.monotonic()
             try:
                 _apply_batch(home, batch)
             except (HermesCronError, OSError):
                 pass  # the ledger has every result: the next tick applies them
+            took = time.monotonic() - started
+            self._next_write = time.monotonic() + max(_BATCH_GAP, 3 * took)
 
 
 def _apply_batch(home, batch):

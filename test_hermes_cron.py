@@ -4487,14 +4487,12 @@ def test_tick_writes_finished_runs_to_the_store_in_batches(home, clock, ok_scrip
     batches = []
 
     def apply(home_, batch):
-        if not batches:  # hold the first writer until every other run has queued
-            deadline = time.monotonic() + 30
-            while len(home_._books._queue) < 11 and time.monotonic() < deadline:
-                time.sleep(0.01)
         batches.append(sorted(entry[0] for entry in batch))
         real(home_, batch)
 
     monkeypatch.setattr(hc, "_apply_batch", apply)
+    # After a write the next one waits for every run in flight (or the gap).
+    monkeypatch.setattr(hc, "_BATCH_GAP", 60)
     writes = []
     real_write = hc._atomic_write
     monkeypatch.setattr(hc, "_atomic_write", lambda path, data: (
@@ -4502,11 +4500,24 @@ def test_tick_writes_finished_runs_to_the_store_in_batches(home, clock, ok_scrip
     clock.advance(minutes=5)
     report = home.tick()
     assert len(report["dispatched"]) == 12
-    assert [len(b) for b in batches] == [1, 11] and sorted(sum(batches, [])) == sorted(ids)
+    assert len(batches) == 2 and sorted(sum(batches, [])) == sorted(ids)
     # Two writes to claim (slots advanced, then claims taken) and one per batch.
     assert writes == ["jobs.json"] * 4
     assert {home.job(i)["last_status"] for i in ids} == {"ok"}
     assert not any("fire_claim" in home.job(i) for i in ids)
+
+
+def test_tick_a_lone_run_is_written_at_once(home, clock, ok_script, monkeypatch):
+    monkeypatch.setattr(hc, "_BATCH_GAP", 60)
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    start = time.monotonic()
+    for _ in range(3):  # runs after a write do not wait for the gap either
+        home.run_job(job["id"])
+        assert home.job(job["id"])["last_status"] == "ok"
+    clock.advance(minutes=5)
+    assert len(home.tick()["dispatched"]) == 1
+    assert "fire_claim" not in home.job(job["id"])
+    assert time.monotonic() - start < 30
 
 
 def test_tick_a_run_that_finds_the_store_locked_is_applied_by_the_next_tick(
