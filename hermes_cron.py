@@ -1263,8 +1263,6 @@ def _load_config(home, environ, tolerant=False):
     *tolerant*: then a bad key gets its default and ``bad`` maps it to the
     error (a file that is not a JSON object makes every key bad).
     """
-    import json
-
     path = os.path.join(home, _CONFIG_FILE)
     raw, bad = {}, {}
     try:
@@ -1277,6 +1275,8 @@ def _load_config(home, environ, tolerant=False):
                                               "fix the file's permissions")
         bad = dict.fromkeys(_CONFIG_KEYS, error)
     if data is not None:
+        import json
+
         error = None
         try:
             raw = json.loads(data.decode("utf-8-sig"))
@@ -1772,8 +1772,6 @@ class _JobStore:
         describes: a hand edit (or a writer without a summary) changes them,
         and the tick then reads the whole store.
         """
-        import json
-
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
@@ -1782,20 +1780,20 @@ class _JobStore:
             return False
         try:
             with open(os.path.join(self.home, _DUE_FILE), "rb") as f:
-                summary = json.loads(f.read())
-            due = summary["due"]
-            return summary["jobs_json"] == [st.st_size, st.st_mtime_ns, st.st_ino] and (
-                due is None or due > now.timestamp())
-        except (OSError, ValueError, KeyError, TypeError):
+                size, mtime, inode, due = f.read().split()
+            return [int(size), int(mtime), int(inode)] == [
+                st.st_size, st.st_mtime_ns, st.st_ino] and (
+                due == b"never" or float(due) > now.timestamp())
+        except (OSError, ValueError):
             return False
 
     def write_due(self, jobs, stat=None):
         """Write the due summary of *jobs* (under the lock, for the file just read or saved)."""
-        import json
-
         st = stat or os.stat(self.path)
-        text = json.dumps({"jobs_json": [st.st_size, st.st_mtime_ns, st.st_ino],
-                           "due": _due_epoch(jobs)})
+        due = _due_epoch(jobs)
+        # One line: jobs.json's size, mtime (ns) and inode, then the due epoch.
+        text = f"{st.st_size} {st.st_mtime_ns} {st.st_ino} " \
+               f"{'never' if due is None else repr(float(due))}\n"
         path = os.path.join(self.home, _DUE_FILE)
         tmp = f"{path}.{os.getpid()}.tmp"
         try:
@@ -2549,25 +2547,13 @@ class _Ledger:
                           "WHERE status IN ('claimed','running')")
         return rows[0]["n"] if rows else 0
 
-    def completed_occurrence(self, job_id, instant):
-        """True if a completed row proves the occurrence *instant* of *job_id* ran.
+    def has_occurrence(self, job_id, instant):
+        """True if any row (whatever its status) holds the occurrence *instant* of *job_id*.
 
         The tick asks this right before it claims, so it reads through the
         read-write connection: never a snapshot that could miss a fresh row.
         """
         if instant is None or not self.exists():
-            return False
-        self.connect()
-        slot = _parse_stored(instant)
-        for row in self._rows("SELECT finished_at, claimed_at FROM executions WHERE job_id=? "
-                              "AND scheduled_instant=? AND status='completed'", (job_id, instant)):
-            done = _parse_stored(row["finished_at"] or row["claimed_at"])
-            if done is None or slot is None or done >= slot - timedelta(seconds=_OCCURRENCE_SKEW):
-                return True
-        return False
-
-    def has_occurrence(self, job_id, instant):
-        if not self.exists():
             return False
         self.connect()
         return bool(self._rows("SELECT 1 FROM executions WHERE job_id=? AND scheduled_instant=? "
@@ -4304,7 +4290,9 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
     manual = job.get("manual_run_at") is not None and job.get("manual_run_at") == \
         job.get("next_run_at")
     instant = None if manual else _instant(next_run)
-    if instant is not None and home._ledger.completed_occurrence(job_id, instant):
+    # A slot with any row is taken, whatever its status: a failed or killed
+    # external run (run --occurrence) is never fired again by the tick.
+    if instant is not None and home._ledger.has_occurrence(job_id, instant):
         if kind == "once":
             return _retire(home, job, now, report, "it already completed", diagnostic=False)
         job["next_run_at"] = _iso(_next_slot(schedule, zone, now))
@@ -4332,7 +4320,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
                   f"false; next run {_iso(following)}", now)
             job["next_run_at"] = _iso(following)
             return True
-        if home._ledger.completed_occurrence(job_id, _instant(latest)):
+        if home._ledger.has_occurrence(job_id, _instant(latest)):
             job["next_run_at"] = _iso(following)  # run elsewhere already (run --occurrence)
             return True
         return _Claim(job, latest, _instant(latest), "catch_up", (now - latest).total_seconds())

@@ -2004,10 +2004,10 @@ def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
     home.add_job("@daily", "b")
     paused = home.add_job("*/5 * * * *", "c")
     home.pause_job(paused["id"])
-    summary = json.loads(open(os.path.join(home.path, ".jobs.due")).read())
+    summary = open(os.path.join(home.path, ".jobs.due")).read()
     st = os.stat(os.path.join(home.path, "jobs.json"))
-    assert summary == {"jobs_json": [st.st_size, st.st_mtime_ns, st.st_ino],
-                       "due": hc.parse_iso(a["next_run_at"]).timestamp()}
+    assert summary == (f"{st.st_size} {st.st_mtime_ns} {st.st_ino} "
+                       f"{hc.parse_iso(a['next_run_at']).timestamp()!r}\n")
     store = home._store
     assert store.nothing_due(clock.now + timedelta(minutes=59))
     assert not store.nothing_due(clock.now + timedelta(minutes=60))
@@ -2019,6 +2019,14 @@ def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
     assert hc._due_epoch(["not a record"]) == 0
     assert hc._due_epoch([{"id": "abcdef012345", "state": "completed"}]) is None
     assert hc._due_epoch([]) is None
+    home.remove_job(a["id"])
+    home.remove_job(paused["id"])
+    home.pause_job(home.jobs()[0]["id"])
+    assert open(os.path.join(home.path, ".jobs.due")).read().endswith(" never\n")
+    assert store.nothing_due(clock.now + timedelta(days=3650))
+    with open(os.path.join(home.path, ".jobs.due"), "w") as f:
+        f.write("garbage\n")
+    assert not store.nothing_due(clock.now)
 
 
 # ---- 10. redaction -----------------------------------------------------------------
@@ -2628,18 +2636,15 @@ def test_ledger_prune_of_an_old_file_vacuums_it_once_then_incrementally(tmp_path
         led.close()
 
 
-def test_ledger_completed_occurrence_rule(ledger):
+def test_ledger_an_occurrence_with_any_row_is_taken(ledger):
     slot = "2026-03-06T12:00:00+00:00"
-    assert ledger.completed_occurrence("abcdef012345", slot) is False
-    eid = ledger.claim([("abcdef012345", slot)], "builtin", NOW)[0]
+    assert ledger.has_occurrence("abcdef012345", slot) is False
+    assert ledger.has_occurrence("abcdef012345", None) is False
+    eid = ledger.claim([("abcdef012345", slot)], "external", NOW)[0]
+    assert ledger.has_occurrence("abcdef012345", slot) is True  # claimed
     ledger.finish(eid, False, "x", None, NOW)
-    assert ledger.completed_occurrence("abcdef012345", slot) is False  # failed never counts
-    early = ledger.claim([("abcdef012345", slot)], "builtin", NOW)[0]
-    ledger.finish(early, True, None, None, datetime(2026, 3, 6, 11, 58, 59, tzinfo=UTC))
-    assert ledger.completed_occurrence("abcdef012345", slot) is False  # before slot - 60 s
-    good = ledger.claim([("abcdef012345", slot)], "builtin", NOW)[0]
-    ledger.finish(good, True, None, None, datetime(2026, 3, 6, 11, 59, 0, tzinfo=UTC))
-    assert ledger.completed_occurrence("abcdef012345", slot) is True
+    assert ledger.has_occurrence("abcdef012345", slot) is True  # failed counts too
+    assert ledger.has_occurrence("bbbbbbbbbbbb", slot) is False
 
 
 # ---- 12. running a job -------------------------------------------------------------
@@ -6846,6 +6851,42 @@ def test_crash_dead_row_is_settled_by_the_next_minutely_tick(tmp_path, env, wher
         assert (r.returncode, r.stdout) == (0, f"{job_id} {rows[2][4]} completed on_time\n")
     finally:
         for pid in script_pids:
+            _crash_kill_group(pid)
+
+
+@pytest.mark.slow
+def test_a_failed_external_run_is_never_fired_again_by_the_tick(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "exit 1\n")
+    r = _crash_cli(env, home, "2026-03-06T12:05:10+00:00", "run", "j", "--occurrence", "auto")
+    assert r.returncode == 1
+    assert [row[:3] for row in _crash_rows(home)] == [(_CRASH_SLOT, "failed", "external")]
+    r = _crash_cli(env, home, "2026-03-06T12:05:30+00:00", "tick")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "no jobs due\n", "")
+    assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "failed")]
+    assert _crash_runs(tmp_path) == 1
+    assert _crash_jobs(home)[0]["next_run_at"] == _CRASH_NEXT
+
+
+@pytest.mark.slow
+def test_a_killed_external_run_is_never_fired_again_by_the_tick(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, _crash_script(tmp_path))
+    (tmp_path / "gate").touch()
+    run = _crash_popen(env, home, "2026-03-06T12:05:10+00:00", "run", "j", "--occurrence",
+                       "auto")
+    pids = []
+    try:
+        pids = [int(p) for p in _crash_wait_file(str(tmp_path / "script.pid"), run).split()]
+        run.kill()
+        run.communicate()
+        os.unlink(tmp_path / "gate")
+        for pid in pids:
+            _crash_kill_group(pid)
+        r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
+        assert (r.returncode, r.stdout, r.stderr) == (0, "no jobs due\n", "")
+        assert [row[:3] for row in _crash_rows(home)] == [(_CRASH_SLOT, "unknown", "external")]
+        assert _crash_runs(tmp_path) == 1
+    finally:
+        for pid in pids:
             _crash_kill_group(pid)
 
 
