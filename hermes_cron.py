@@ -5231,6 +5231,7 @@ class CronHome:
         self._books = _Bookkeeper()
         self._ran = set()  # jobs whose runs finished since the last prune
         self._settings = None
+        self._default_zone = None  # (settings, zone variables, the zone they gave)
         self._bad_config = {}
         self.runner = runner
         self.config_warnings = []
@@ -5281,7 +5282,17 @@ class CronHome:
 
     def zone(self, job=None):
         """Return the zone of *job* (or the home's default zone)."""
-        return _job_zone(job or {}, self.settings, self.environ)
+        if isinstance(job, dict) and job.get("tz"):
+            return _job_zone(job, self.settings, self.environ)
+        # The default zone is resolved once per configuration load (every
+        # tick reloads it) and zone environment: a thousand jobs need not read
+        # /etc/localtime each.
+        settings = self.settings
+        env = (self.environ.get("HERMES_TIMEZONE"), self.environ.get("TZ"))
+        cached = self._default_zone
+        if cached is None or cached[0] is not settings or cached[1] != env:
+            cached = self._default_zone = (settings, env, _job_zone({}, settings, self.environ))
+        return cached[2]
 
     # -- reading --------------------------------------------------------------
 
