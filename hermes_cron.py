@@ -2085,7 +2085,9 @@ _MAX_TERMINAL_ROWS = 1000
 _MIN_ROWS_PER_JOB = 20
 _MAX_GRACE = 7200  # the longest grace a slot gets (section 13); its rows are kept as long
 _SWEEP_EVERY = 86400
+_SWEEP_BATCH = 20000
 _VACUUM_MIN_FREE_PAGES = 256
+_VACUUM_STEP_PAGES = 4096
 _UNIX_EPOCH_JULIAN = 2440587.5
 # One job's terminal rows past the global cutoff, beyond its newest 20.
 _PRUNE_JOB = ("DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
@@ -2429,17 +2431,17 @@ class _Ledger:
                     for job_id in sorted(set(ran)):
                         deleted += conn.execute(_PRUNE_JOB, (job_id, cutoff, job_id,
                                                              _MIN_ROWS_PER_JOB)).rowcount
-                    swept = conn.execute("SELECT value FROM cron_meta WHERE key='swept'"
-                                         ).fetchone()
-                    if live is not None and now is not None and (
-                            swept is None or now.timestamp() - float(swept[0]) >= _SWEEP_EVERY):
-                        deleted += self._sweep(conn, cutoff, live)
-                        conn.execute("INSERT OR REPLACE INTO cron_meta VALUES ('swept', ?)",
-                                     (repr(now.timestamp()),))
                 # Skips are written in time order: rowid order is instant order.
                 deleted += conn.execute(
                     "DELETE FROM cron_skips WHERE rowid <= (SELECT max(rowid) FROM cron_skips) "
                     "- ?", (_MAX_TERMINAL_ROWS,)).rowcount
+                swept = conn.execute("SELECT value FROM cron_meta WHERE key='swept'").fetchone()
+            if live is not None and now is not None and (
+                    swept is None or now.timestamp() - float(swept[0]) >= _SWEEP_EVERY):
+                if cutoff is not None:
+                    deleted += self._sweep(conn, cutoff, live)
+                conn.execute("INSERT OR REPLACE INTO cron_meta VALUES ('swept', ?)",
+                             (repr(now.timestamp()),))
             if deleted:
                 self._reclaim(conn)
             return deleted
@@ -2475,16 +2477,39 @@ class _Ledger:
         return min(row[0], recent)
 
     def _sweep(self, conn, cutoff, live):
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS live_jobs(id TEXT PRIMARY KEY)")
-        conn.execute("DELETE FROM live_jobs")
-        conn.executemany("INSERT OR IGNORE INTO live_jobs VALUES (?)", ((i,) for i in live))
-        return conn.execute(
-            "DELETE FROM executions WHERE rowid IN (SELECT rowid FROM (SELECT rowid, job_id, "
-            "status, julianday(claimed_at) AS at, ROW_NUMBER() OVER (PARTITION BY job_id "
-            "ORDER BY julianday(claimed_at) DESC, rowid DESC) AS n FROM executions) "
-            "WHERE (at < ? OR at IS NULL) AND status IN ('completed','failed','unknown') AND "
-            "(n > ? OR job_id NOT IN (SELECT id FROM live_jobs)))",
-            (cutoff, _MIN_ROWS_PER_JOB)).rowcount
+        """Trim every job to what it keeps, in transactions of bounded size.
+
+        A range delete per job through the (job, instant) index, committed
+        every few thousand rows: a million-row ledger from an older version
+        is trimmed without holding the write lock for long at a time, so
+        readers and runs go on meanwhile.
+        """
+        deleted = pending = 0
+        jobs = [r[0] for r in conn.execute("SELECT DISTINCT job_id FROM executions")]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for job_id in jobs:
+                below = cutoff
+                if job_id in live:
+                    floor = conn.execute(
+                        "SELECT julianday(claimed_at) FROM executions WHERE job_id=? "
+                        "ORDER BY julianday(claimed_at) DESC LIMIT 1 OFFSET ?",
+                        (job_id, _MIN_ROWS_PER_JOB - 1)).fetchone()
+                    if floor is None or floor[0] is None:
+                        continue  # its newest 20 are all it has
+                    below = min(cutoff, floor[0])
+                pending += conn.execute(
+                    "DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
+                    "status IN ('completed','failed','unknown')", (job_id, below)).rowcount
+                if pending >= _SWEEP_BATCH:
+                    conn.execute("COMMIT")
+                    deleted, pending = deleted + pending, 0
+                    conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return deleted + pending
 
     def _reclaim(self, conn):
         """Give the pages of deleted rows back to the file system."""
@@ -2493,9 +2518,11 @@ class _Ledger:
         try:
             mode = conn.execute("PRAGMA auto_vacuum").fetchone()[0]
             if mode == 2:  # incremental
-                # executescript steps the pragma to the end: execute() would
-                # free one page per call.
-                conn.executescript("PRAGMA incremental_vacuum")
+                # A few thousand pages per transaction, so a big prune does not
+                # hold the write lock for long; executescript steps the pragma
+                # to the end (execute() would free one page per call).
+                while conn.execute("PRAGMA freelist_count").fetchone()[0]:
+                    conn.executescript(f"PRAGMA incremental_vacuum({_VACUUM_STEP_PAGES})")
                 return
             free = conn.execute("PRAGMA freelist_count").fetchone()[0]
             pages = conn.execute("PRAGMA page_count").fetchone()[0]
