@@ -9,9 +9,12 @@ on, and tests call with a fake clock.  Every fire is a durable row in
 ``executions.db`` (claimed, running, completed, failed, or unknown when its
 process died), bound to its scheduled slot so no occurrence fires twice; a
 job's result goes through a crash-safe queue (``deliveries.db``) to its
-targets; failures become deduplicated incidents.  Copy this one file into a
-project (it imports nothing outside the standard library), or install it and
-use the ``hermes-cron`` command.
+targets; failures become deduplicated incidents.  It holds at scale: a tick
+with nothing due reads a small summary (``.jobs.due``), not the store;
+finished runs reach ``jobs.json`` in batches, ledger row first; capacity is
+shared oldest-due first; the ledger is bounded and indexed.  Copy this one
+file into a project (it imports nothing outside the standard library), or
+install it and use the ``hermes-cron`` command.
 
 Quick start::
 
