@@ -1750,6 +1750,8 @@ class _JobStore:
         except ValueError as exc:
             raise self._corrupt(f"not valid JSON: {exc.msg} at line {exc.lineno} "
                                 f"column {exc.colno}") from None
+        except RecursionError:
+            raise self._corrupt("nested too deeply to be a job store") from None
         finally:
             if collecting:
                 gc.enable()
@@ -2647,6 +2649,12 @@ def _journal_of(path):
     if len(header) < 20 or not header.startswith(b"SQLite format 3\0"):
         return None
     return "wal" if header[18] == 2 else "delete"
+
+
+def _storage_error(exc):
+    """True for an error of the storage (SQLite, the file system), not of a record."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return isinstance(exc, OSError) or (sqlite3 is not None and isinstance(exc, sqlite3.Error))
 
 
 def _read_only(path):
@@ -3596,6 +3604,10 @@ def _send(home, job, eid, instant, content, for_failure, targets):
 
 
 def _send_one(home, job, eid, instant, content, for_failure, target):
+    try:  # a hand-edited store may hold a target 'add' would refuse (webhook:file:///)
+        _check_deliver(target)
+    except InvalidInputError as exc:
+        raise _RunFailed(f"refused at send time: {exc}") from None
     kind, _, rest = target.partition(":")
     kind = kind.lower()
     status = "failed" if for_failure else "ok"
@@ -3624,8 +3636,9 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
     elif kind == "webhook":
         _send_webhook(home, job, eid, instant, content, for_failure, rest)
     elif kind == "command":
-        env = dict(home.environ, HERMES_CRON_JOB_ID=str(job["id"]),
-                   HERMES_CRON_EXECUTION_ID=eid, HERMES_CRON_STATUS=status)
+        # The script environment (never the provider keys or the signing
+        # secret) plus what the delivery itself needs.
+        env = dict(_script_env(home, job, eid), HERMES_CRON_STATUS=status)
         rc, _, err, error = _run_child(["/bin/sh", "-c", rest], cwd=home.path, env=env,
                                        stdin_text=content, timeout=_SEND_TIMEOUT,
                                        runs=home._runs, eid=f"{eid}-deliver",
@@ -4050,10 +4063,14 @@ def _tick(home, wait=True):
     if wait:
         for thread in threads:
             thread.join()
-        _after_runs(home, live)
+        try:
+            _after_runs(home, live)
+        except Exception as exc:  # e.g. a damaged deliveries.db: the tick says so
+            report["housekeeping_error"] = redact(f"{type(exc).__name__}: {exc}")
         if report.get("config_error"):
             home._settings = None  # interactive callers see the error again
-    _write_tick_files(home, now, report.get("config_error") or report.get("drain_error"))
+    _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
+                      or report.get("housekeeping_error"))
     return report, threads
 
 
@@ -4167,6 +4184,8 @@ def _scan_and_claim(home, now, report):
             try:
                 result = _evaluate(home, job, now, settings, claimed_rows, report)
             except Exception as exc:  # one malformed job must not stop the others
+                if _storage_error(exc):  # a locked or damaged database is not the job's fault
+                    raise
                 reason = str(exc) if isinstance(exc, HermesCronError) else \
                     f"the job record cannot be evaluated ({type(exc).__name__}: {exc})"
                 _auto_pause(home, job, reason, now)
@@ -4832,7 +4851,11 @@ def _daemon(home, stop, drain, on_report=None):
             on_report(report)
         threads = [t for t in threads + started if t.is_alive()]
         if not threads:
-            _after_runs(home)
+            try:
+                _after_runs(home)
+            except Exception as exc:  # the next tick reports it again; the loop goes on
+                if on_report is not None:
+                    on_report({"error": redact(f"{type(exc).__name__}: {exc}")})
         stop.wait(60 - time.time() % 60)  # wake on the minute boundary
     deadline = time.monotonic() + drain
     for thread in threads:
@@ -5590,7 +5613,10 @@ class CronHome:
         job = self._store.mutate(change, self.now())
         job_id = job.get("id")
         if isinstance(job_id, str) and _safe_component(job_id):
-            shutil.rmtree(os.path.join(self.path, "output", job_id), ignore_errors=True)
+            try:  # never delete through a symlink that leads out of the home
+                shutil.rmtree(_output_dir(self, job_id), ignore_errors=True)
+            except InvalidInputError:
+                pass
             self._notepad.clear(job_id)
         if isinstance(job_id, str):
             self._ledger.forget(job_id, self.now())
@@ -6127,7 +6153,8 @@ def _print_tick(report, as_json=False):
 def _cmd_tick(home, args):
     report = home.tick()
     _print_tick(report, args.json)
-    errors = [report[k] for k in ("config_error", "drain_error") if report.get(k)]
+    errors = [report[k] for k in ("config_error", "drain_error", "housekeeping_error")
+              if report.get(k)]
     for error in errors:
         print(f"{_PROG}: error: {error}", file=sys.stderr)
     return EXIT_FAILURE if errors else EXIT_OK

@@ -15,6 +15,7 @@ import http.server
 import json
 import os
 import random
+import shutil
 import re
 import signal
 import socket
@@ -6888,6 +6889,142 @@ def test_a_killed_external_run_is_never_fired_again_by_the_tick(tmp_path, env):
     finally:
         for pid in pids:
             _crash_kill_group(pid)
+
+
+# ---- faults: storage errors, damaged stores, hostile targets (real processes) -------
+
+
+@pytest.mark.slow
+def test_fault_a_deeply_nested_store_is_a_clean_corrupt_store_error(tmp_path, env):
+    home = tmp_path / "cron"
+    home.mkdir()
+    (home / "jobs.json").write_text("[" * 200000 + "]" * 200000)
+    for argv in (["list"], ["tick"], ["add", "@daily", "p"]):
+        r = run_cli("--home", str(home), *argv, env=env)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr.startswith("hermes_cron: error: jobs.json is corrupt (nested too "
+                                   "deeply to be a job store): ")
+        assert len(r.stderr.splitlines()) == 1
+
+
+_LOCK_LEDGER = textwrap.dedent("""
+    import sqlite3, sys, time
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    conn.execute("BEGIN EXCLUSIVE")
+    print("locked", flush=True)
+    # A backup: longer than SQLite's 5 s busy timeout, then gone, so a tick
+    # that shrugged the first error off would write its next change.
+    time.sleep(6.5)
+""")
+
+
+@pytest.mark.slow
+def test_fault_a_locked_ledger_fails_the_tick_and_pauses_nothing(tmp_path, env):
+    # A backup holding an exclusive lock on executions.db is a storage error:
+    # the tick fails (exit 1, ticker_last_error) and every job stays as it was.
+    home, job_id = _crash_job(tmp_path, env, "", schedule="7 * * * *")  # due at 12:07
+    r = _crash_cli(env, home, "2026-03-06T12:01:00+00:00", "run", "j")  # the ledger exists
+    assert r.returncode == 0, r.stderr
+    # A clean tick in the same five minutes, so the locked one goes straight
+    # to the due scan (no reap first).
+    assert _crash_cli(env, home, "2026-03-06T12:05:30+00:00", "tick").returncode == 0
+    holder = subprocess.Popen([sys.executable, "-c", _LOCK_LEDGER,
+                               os.path.join(home, "executions.db")],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        r = _crash_cli(env, home, "2026-03-06T12:07:30+00:00", "tick")
+    finally:
+        holder.wait(20)
+        holder.stdout.close()
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "database is locked" in r.stderr and len(r.stderr.splitlines()) == 1
+    job = _crash_jobs(home)[0]
+    assert (job["enabled"], job["state"], job.get("paused_reason")) == (True, "scheduled", None)
+    assert job["next_run_at"] == "2026-03-06T12:07:00+00:00"  # still due
+    error = open(os.path.join(home, "ticker_last_error")).read()
+    assert "database is locked" in error
+    # Once the lock is gone the slot fires as usual.
+    r = _crash_cli(env, home, "2026-03-06T12:08:00+00:00", "tick")
+    assert r.returncode == 0 and r.stdout.endswith(" completed on_time\n"), r.stderr
+    assert not os.path.exists(os.path.join(home, "ticker_last_error"))
+
+
+@pytest.mark.slow
+def test_fault_a_corrupt_deliveries_db_fails_the_tick_visibly(tmp_path, env):
+    log = tmp_path / "out.log"
+    home, job_id = _crash_job(tmp_path, env, "echo hello\n")
+    r = _crash_cli(env, home, _CRASH_T0, "edit", "j", "--deliver", f"file:{log}")
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(home, "deliveries.db"), "wb") as f:
+        f.write(b"this is not a database" * 100)
+    r = _crash_cli(env, home, _CRASH_SLOT, "tick")
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "file is not a database" in r.stderr
+    # The run happened and is on record; the heartbeat and the error are written.
+    assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "completed")]
+    beat = open(os.path.join(home, "ticker_heartbeat")).read().split()
+    assert beat[0] == str(int(hc.parse_iso(_CRASH_SLOT).timestamp()))
+    assert "file is not a database" in open(os.path.join(home, "ticker_last_error")).read()
+    status = json.loads(_crash_cli(env, home, _CRASH_SLOT, "status", "--json").stdout)
+    assert "file is not a database" in status["last_error"]
+
+
+@pytest.mark.slow
+def test_fault_command_delivery_gets_the_script_environment_only(tmp_path, env):
+    seen = tmp_path / "env.txt"
+    env = dict(env, OPENAI_API_KEY="sk-test-not-for-commands",
+               HOOK_SECRET="whsec-not-for-commands")
+    home = str(tmp_path / "cron")
+    os.makedirs(home)
+    with open(os.path.join(home, "config.json"), "w") as f:
+        json.dump({"webhook_secret_env": "HOOK_SECRET"}, f)
+    home, job_id = _crash_job(tmp_path, env, "echo hello\n")
+    r = _crash_cli(env, home, _CRASH_T0, "edit", "j", "--deliver", f"command:env > {seen}")
+    assert r.returncode == 0, r.stderr
+    r = _crash_cli(env, home, _CRASH_T0, "run", "j")
+    assert r.returncode == 0, r.stderr
+    got = dict(line.split("=", 1) for line in seen.read_text().splitlines() if "=" in line)
+    assert "OPENAI_API_KEY" not in got and "HOOK_SECRET" not in got
+    assert (got["HERMES_CRON_JOB_ID"], got["HERMES_CRON_STATUS"]) == (job_id, "ok")
+    assert got["PATH"] == env["PATH"]
+
+
+@pytest.mark.slow
+def test_fault_remove_never_deletes_through_a_symlinked_output_dir(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "echo hello\n")
+    outside = tmp_path / "elsewhere"
+    (outside / job_id).mkdir(parents=True)
+    (outside / job_id / "keep.md").write_text("not hermes_cron's to delete")
+    shutil.rmtree(os.path.join(home, "output"), ignore_errors=True)
+    os.symlink(outside, os.path.join(home, "output"))
+    r = _crash_cli(env, home, _CRASH_T0, "remove", "j")
+    assert r.returncode == 0, r.stderr
+    assert (outside / job_id / "keep.md").read_text() == "not hermes_cron's to delete"
+    assert _crash_jobs(home) == []
+
+
+@pytest.mark.slow
+def test_fault_hand_edited_targets_are_checked_again_at_send_time(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "echo hello\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret")
+    with open(os.path.join(home, "jobs.json")) as f:
+        doc = json.load(f)
+    doc["jobs"][0]["deliver"] = f"webhook:file://{secret},webhook:ftp://127.0.0.1:9/x"
+    with open(os.path.join(home, "jobs.json"), "w") as f:
+        json.dump(doc, f)
+    r = _crash_cli(env, home, _CRASH_T0, "run", "j")
+    rows = _crash_rows(home)
+    conn = sqlite3.connect(os.path.join(home, "executions.db"))
+    (outcome,), = conn.execute("SELECT delivery_outcome FROM executions").fetchall()
+    conn.close()
+    assert outcome == "failed" and [row[1] for row in rows] == ["completed"]
+    job = _crash_jobs(home)[0]
+    assert job["last_status"] == "delivery_failed"
+    assert job["last_delivery_error"].count("refused at send time: deliver: webhook needs "
+                                            "an http(s) URL") == 2
+    assert "top secret" not in open(os.path.join(home, "jobs.json")).read()
 
 
 _CRASH_MID_BATCH = textwrap.dedent("""
