@@ -54,6 +54,7 @@ Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
 #    Standard library only; heavy or rarely used modules are imported lazily.
 # =============================================================================
 
+import _thread
 import os
 import sys
 import time
@@ -468,7 +469,12 @@ class _FileLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if not _wait_for_flock(fd, self.timeout):
+            try:
+                held = _wait_for_flock(fd, self.timeout)
+            except OSError:
+                os.close(fd)
+                raise
+            if not held:
                 raise StoreLockedError(
                     f"the job store is locked by another process "
                     f"(waited {self.timeout:g} s)", self.path,
@@ -488,12 +494,20 @@ class _FileLock:
 def _wait_for_flock(fd, timeout):
     """Block for an exclusive flock on *fd* up to *timeout* s; True once it is held.
 
-    On a time-out the descriptor belongs to the waiting thread, which closes
-    it (releasing the lock at once) if the lock ever comes.
+    On a time-out (or an exception in the caller, such as Ctrl-C) the
+    descriptor belongs to the waiting thread, which closes it (releasing the
+    lock at once) if the lock ever comes.  A few such waiters at most wait on
+    one file: past that a caller polls instead, so a holder that never lets
+    go (a stopped process) cannot pile up threads and descriptors.
     """
     import fcntl
     import threading
 
+    key = os.fstat(fd).st_ino
+    with _WAITERS_LOCK:
+        crowded = _ABANDONED.get(key, 0) >= _MAX_ABANDONED
+    if crowded:
+        return _poll_flock(fd, timeout)
     got, guard, state = threading.Event(), threading.Lock(), {"abandoned": False}
 
     def wait():
@@ -504,18 +518,47 @@ def _wait_for_flock(fd, timeout):
         with guard:
             if state["abandoned"]:
                 os.close(fd)
+                with _WAITERS_LOCK:
+                    _ABANDONED[key] -= 1
             else:
                 got.set()
 
     threading.Thread(target=wait, daemon=True, name="hermes-cron-lock").start()
-    if not got.wait(max(timeout, 0)):
+    try:
+        got.wait(max(timeout, 0))
+    finally:
         with guard:
-            state["abandoned"] = not got.is_set()
-        if state["abandoned"]:
-            return False
+            if not got.is_set():
+                state["abandoned"] = True
+                with _WAITERS_LOCK:
+                    _ABANDONED[key] = _ABANDONED.get(key, 0) + 1
+    if state["abandoned"]:
+        return False
     if "error" in state:
         raise state["error"]
     return True
+
+
+def _poll_flock(fd, timeout):
+    """Poll for the lock with backoff; on a time-out close *fd* and return False."""
+    import fcntl
+
+    deadline, pause = time.monotonic() + timeout, 0.001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)  # as a timed-out waiter would: the caller's fd is gone
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+
+_WAITERS_LOCK = _thread.allocate_lock()
+_ABANDONED = {}  # inode of a lock file -> waiters that timed out and still wait on it
+_MAX_ABANDONED = 4
 
 
 # =============================================================================
@@ -2097,8 +2140,8 @@ _UNIX_EPOCH_JULIAN = 2440587.5
 # One job's terminal rows past the global cutoff, beyond its newest 20.
 _PRUNE_JOB = ("DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
               "status IN ('completed','failed','unknown') AND rowid NOT IN (SELECT rowid FROM "
-              "executions WHERE job_id=? ORDER BY julianday(claimed_at) DESC, rowid DESC "
-              "LIMIT ?)")
+              "executions WHERE job_id=? AND status IN ('completed','failed','unknown') "
+              "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?)")
 _OCCURRENCE_SKEW = 60
 _UNKNOWN_ERROR = ("the process running this execution died before it finished (proven dead on "
                   "this host); whether its side effects happened is unknown, so it is not retried")
@@ -2497,7 +2540,8 @@ class _Ledger:
                 below = cutoff
                 if job_id in live:
                     floor = conn.execute(
-                        "SELECT julianday(claimed_at) FROM executions WHERE job_id=? "
+                        "SELECT julianday(claimed_at) FROM executions WHERE job_id=? AND "
+                        "status IN ('completed','failed','unknown') "
                         "ORDER BY julianday(claimed_at) DESC LIMIT 1 OFFSET ?",
                         (job_id, _MIN_ROWS_PER_JOB - 1)).fetchone()
                     if floor is None or floor[0] is None:
@@ -2510,10 +2554,11 @@ class _Ledger:
                     conn.execute("COMMIT")
                     deleted, pending = deleted + pending, 0
                     conn.execute("BEGIN IMMEDIATE")
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
         return deleted + pending
 
     def _reclaim(self, conn):
@@ -2667,8 +2712,15 @@ def _read_only(path):
     """
     import sqlite3
 
-    flags = "mode=ro" if _journal_of(path) != "wal" or os.path.exists(path + "-wal") \
-        else "mode=ro&immutable=1"
+    if os.path.exists(path + "-journal") and os.path.getsize(path + "-journal") > 0:
+        # A writer died mid-transaction: SQLite must roll its journal back
+        # (restoring the file as it was) before anyone can read, and a
+        # read-only connection cannot.  Nothing new is written.
+        flags = "mode=rw"
+    elif _journal_of(path) != "wal" or os.path.exists(path + "-wal"):
+        flags = "mode=ro"
+    else:
+        flags = "mode=ro&immutable=1"
     conn = sqlite3.connect(f"file:{path}?{flags}", uri=True, timeout=5.0, isolation_level=None,
                            check_same_thread=False)
     conn.execute("PRAGMA busy_timeout=5000")
@@ -2684,10 +2736,13 @@ def _transaction(conn):
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            # Inside the guard: a COMMIT that fails (busy past the timeout in
+            # the rollback journal) must not leave the transaction open.
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     return scope()
 
@@ -4202,18 +4257,20 @@ def _scan_and_claim(home, now, report):
             # Oldest due first (store order breaks ties), so jobs held back
             # by capacity go before those that just came due: no starvation.
             due.sort(key=_due_since)
-            held = due[room:]
+            held, hold_rows = due[room:], []
             for claim in held:  # they stay due for the next tick
-                _skip(home, report, claim.job, claim.instant, "max_parallel",
-                      f"{settings['max_parallel']} runs already in flight; due since "
-                      f"{_iso(_due_since(claim))}, it goes first at a later tick", now,
+                detail = (f"{settings['max_parallel']} runs already in flight; due since "
+                          f"{_iso(_due_since(claim))}, it goes first at a later tick")
+                _skip(home, report, claim.job, claim.instant, "max_parallel", detail, now,
                       record=False)
-                # A one-shot's grace counts from the last time capacity held it back.
+                hold_rows.append((claim.job["id"], claim.instant, "max_parallel", detail))
+                latest = _held_slot(home, claim, now)
+                if latest is not None and latest != claim.instant:
+                    hold_rows.append((claim.job["id"], latest, "max_parallel", detail))
+                # Its grace counts from the last time capacity held it back.
                 claim.job["capacity_wait_since"] = _iso(now)
                 changed = True
-            ledger.record_skips([(s["job_id"], s["scheduled_instant"], s["reason"], s["detail"])
-                                 for s in report["skipped"][len(report["skipped"]) - len(held):]],
-                                now)
+            ledger.record_skips(hold_rows, now)
             due = due[:room]
         for claim in due:
             _advance(home, claim, now)
@@ -4232,6 +4289,14 @@ def _scan_and_claim(home, now, report):
         for claim in due:  # the runs get copies; the list is not ours after the lock
             claim.job = dict(claim.job)
         return due, reconciled or bool(due), {j["id"] for j in records}
+
+
+def _held_slot(home, claim, now):
+    """The latest due slot of a recurring job held back by capacity (what 'why' asks about)."""
+    schedule = claim.job.get("schedule")
+    if claim.instant is None or schedule.get("kind") == "once":
+        return None
+    return _instant(_latest_slot(schedule, home.zone(claim.job), claim.slot, now))
 
 
 def _due_since(claim):
@@ -4360,7 +4425,11 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
                            f"it was {int((now - base).total_seconds())} s late "
                            f"(grace {_ONESHOT_GRACE} s)", skip_instant=instant)
         return _Claim(job, next_run, instant, late_kind, lateness)
-    if not manual and lateness > _grace(schedule, next_run, zone):
+    held = _parse_stored(job.get("capacity_wait_since"))
+    # Time spent held back by capacity is not time missed: the grace counts
+    # from the last tick that deferred it (as for one-shots).
+    waited = (now - max(next_run, held)).total_seconds() if held is not None else lateness
+    if not manual and waited > _grace(schedule, next_run, zone):
         latest = _latest_slot(schedule, zone, next_run, now)
         following = _next_slot(schedule, zone, now)
         if not settings["catch_up_missed"]:
@@ -4373,6 +4442,13 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
             job["next_run_at"] = _iso(following)  # run elsewhere already (run --occurrence)
             return True
         return _Claim(job, latest, _instant(latest), "catch_up", (now - latest).total_seconds())
+    if held is not None and not manual:
+        # Held back across later slots: each of those got its hold-back
+        # record; the fire takes the latest one, so no due slot goes unsaid.
+        latest = _latest_slot(schedule, zone, next_run, now)
+        if latest is not None and latest > next_run and \
+                not home._ledger.has_occurrence(job_id, _instant(latest)):
+            return _Claim(job, latest, _instant(latest), late_kind, lateness)
     return _Claim(job, next_run, instant, late_kind, lateness)
 
 
@@ -4730,10 +4806,13 @@ def _run_now(home, ref, occurrence=None):
     def take(jobs):
         current = _find_job(jobs, job["id"])
         claim = current.get("fire_claim")
-        if claim is not None and _claim_is_live(home, current, claim, ledger.get(
-                [claim.get("execution_id")] if isinstance(claim, dict) else []), now):
-            return (claim.get("execution_id") if isinstance(claim, dict) else None) or \
-                "not recorded yet"
+        if claim is not None:
+            rows = ledger.get([claim.get("execution_id")] if isinstance(claim, dict) and
+                              isinstance(claim.get("execution_id"), str) else [])
+            if _claim_is_live(home, current, claim, rows, now):
+                return (claim.get("execution_id") if isinstance(claim, dict) else None) or \
+                    "not recorded yet"
+            _settle_claim(home, current, claim, rows)  # a finished run's result counts
         current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": None}
         return None
 

@@ -236,6 +236,36 @@ def test_file_lock_waiter_that_timed_out_lets_go_when_the_lock_comes(tmp_path):
         pass
 
 
+def test_file_lock_waiter_interrupted_lets_go_and_stuck_holders_pile_up_nothing(
+        tmp_path, monkeypatch):
+    path = str(tmp_path / ".jobs.lock")
+    holder = hc._FileLock(path, 5).__enter__()
+    real_wait = threading.Event.wait
+    calls = []
+
+    def interrupted(self, timeout=None):
+        if not calls:
+            calls.append(1)
+            raise KeyboardInterrupt
+        return real_wait(self, timeout)
+
+    monkeypatch.setattr(threading.Event, "wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        hc._FileLock(path, 5).__enter__()
+    monkeypatch.setattr(threading.Event, "wait", real_wait)
+    fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    threads = threading.active_count()
+    for _ in range(10):  # a holder that never lets go: time-outs pile up nothing
+        with pytest.raises(hc.StoreLockedError):
+            hc._FileLock(path, 0.01).__enter__()
+    if fds is not None:
+        assert len(os.listdir("/proc/self/fd")) <= fds + 4
+    assert threading.active_count() <= threads + 4
+    holder.__exit__(None, None, None)
+    with hc._FileLock(path, 5):  # the interrupted and timed-out waiters let go
+        pass
+
+
 # ---- 5. cron expressions -----------------------------------------------------------
 
 
@@ -4563,6 +4593,70 @@ def test_tick_a_run_that_finds_the_store_locked_is_applied_by_the_next_tick(
     assert len(home.runs(job["id"])) == 2
 
 
+def test_tick_hold_backs_cover_every_due_slot_and_why_explains_them(home, clock, ok_script):
+    write_config(home, {"max_parallel": 1})
+    clock.now -= timedelta(seconds=30)
+    ids = [home.add_job("* * * * *", "", script=ok_script, no_agent=True, name=n)["id"]
+           for n in "abc"]
+    clock.now += timedelta(seconds=30)
+    fired = []
+    for _ in range(3):
+        report = home.tick()
+        fired += [(d["job_id"], r["scheduled_instant"]) for d in report["dispatched"]
+                  for r in home.runs(d["job_id"], 1)]
+        for job_id in ids:  # no slot is ever 'no_record'
+            assert home.why(job_id)["verdict"] in ("ran", "max_parallel"), home.why(job_id)
+        clock.advance(minutes=1)
+    # c, held at 12:00 and 12:01, fires its latest slot; the earlier ones are on record.
+    assert fired == [(ids[0], "2026-03-06T12:00:00+00:00"), (ids[1], "2026-03-06T12:01:00+00:00"),
+                     (ids[2], "2026-03-06T12:02:00+00:00")]
+    held = {(r["job_id"], r["scheduled_instant"]) for r in home._ledger._rows(
+        "SELECT job_id, scheduled_instant FROM cron_skips WHERE reason='max_parallel'")}
+    assert {(ids[2], "2026-03-06T12:00:00+00:00"), (ids[2], "2026-03-06T12:01:00+00:00"),
+            (ids[1], "2026-03-06T12:00:00+00:00")} <= held
+
+
+def test_tick_capacity_is_fair_without_catch_up_too(home, clock, ok_script):
+    # Waiting for capacity is not downtime: with catch_up_missed false a held
+    # job is not skipped as 'missed' after its grace.
+    write_config(home, {"max_parallel": 3, "catch_up_missed": False})
+    clock.now -= timedelta(seconds=30)
+    ids = [home.add_job("* * * * *", "", script=ok_script, no_agent=True, name=f"j{i:02}")["id"]
+           for i in range(30)]
+    clock.now += timedelta(seconds=30)
+    ran = []
+    for _ in range(10):
+        report = home.tick()
+        ran += [d["job_id"] for d in report["dispatched"]]
+        assert all(s["reason"] == "max_parallel" for s in report["skipped"])
+        clock.advance(minutes=1)
+    assert sorted(ran) == sorted(ids)
+
+
+def test_run_now_counts_a_finished_tick_run_whose_job_was_not_written(tmp_path, clock, env):
+    holder = {}
+
+    def runner(prompt, job):  # the first (tick) run finishes while .jobs.lock is held
+        if not holder:
+            holder["lock"] = hc._FileLock(os.path.join(home.path, ".jobs.lock"), 5).__enter__()
+        return "done"
+
+    home = hc.CronHome(tmp_path / "cron", clock=clock, environ=env, lock_timeout=0.2,
+                       runner=runner)
+    job = home.add_job("*/5 * * * *", "report", repeat=2)
+    clock.advance(minutes=5)
+    assert len(home.tick()["dispatched"]) == 1
+    holder["lock"].__exit__(None, None, None)
+    assert home.job(job["id"])["repeat"]["completed"] == 0  # not written yet
+    home.run_job(job["id"])  # must not drop the tick run's result
+    assert home.job(job["id"])["repeat"] == {"times": 2, "completed": 1}
+    builtin = 1
+    for _ in range(4):
+        clock.advance(minutes=5)
+        builtin += len(home.tick()["dispatched"])
+    assert builtin == 2 and home.job(job["id"])["state"] == "completed"
+
+
 def test_tick_settles_rows_no_claim_names_after_the_ttl(home, clock, ok_script):
     os.makedirs(home.path)
     ledger = home._ledger
@@ -7025,6 +7119,63 @@ def test_fault_hand_edited_targets_are_checked_again_at_send_time(tmp_path, env)
     assert job["last_delivery_error"].count("refused at send time: deliver: webhook needs "
                                             "an http(s) URL") == 2
     assert "top secret" not in open(os.path.join(home, "jobs.json")).read()
+
+
+_READ_AND_HOLD = textwrap.dedent("""
+    import sqlite3, sys, time
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    conn.execute("BEGIN")
+    conn.execute("SELECT count(*) FROM executions").fetchone()
+    print("reading", flush=True)
+    time.sleep(6.5)  # a slow reader: longer than the writer's 5 s busy timeout
+""")
+
+
+@pytest.mark.slow
+def test_fault_a_commit_that_times_out_leaves_no_transaction_open(tmp_path):
+    led = hc._Ledger(str(tmp_path), {})
+    led.claim([("abcdef012345", None)], "manual", NOW)
+    if led.connect().execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        pytest.skip("readers never block a commit in WAL mode")
+    reader = subprocess.Popen([sys.executable, "-c", _READ_AND_HOLD, led.path],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert reader.stdout.readline() == "reading\n"
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            led.record_skips([("abcdef012345", None, "overlap", "x")], NOW)
+        assert not led.connect().in_transaction
+    finally:
+        reader.wait(20)
+        reader.stdout.close()
+    led.record_skips([("abcdef012345", None, "overlap", "x")], NOW)  # the ledger goes on
+    assert led._rows("SELECT reason FROM cron_skips") == [{"reason": "overlap"}]
+    led.close()
+
+
+_DIE_MID_WRITE = textwrap.dedent("""
+    import os, signal, sqlite3, sys
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("UPDATE executions SET error='half-written'")
+    os.kill(os.getpid(), signal.SIGKILL)
+""")
+
+
+@pytest.mark.slow
+def test_fault_reads_after_a_writer_died_mid_transaction(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    assert _crash_cli(env, home, _CRASH_T0, "run", "j").returncode == 0
+    db = os.path.join(home, "executions.db")
+    child = subprocess.run([sys.executable, "-c", _DIE_MID_WRITE, db], env=env)
+    assert child.returncode == -signal.SIGKILL
+    mode = sqlite3.connect(db).execute("PRAGMA journal_mode").fetchone()[0]
+    if mode != "wal":
+        assert os.path.getsize(db + "-journal") > 0  # a hot journal is left
+    for argv in (("runs", "--json"), ("status", "--json"), ("why", "j")):
+        r = _crash_cli(env, home, _CRASH_T0, *argv)
+        assert r.returncode in (0, 1) and "cannot be used" not in r.stderr, r.stderr
+    runs = json.loads(_crash_cli(env, home, _CRASH_T0, "runs", "--json").stdout)
+    assert [(x["status"], x["error"]) for x in runs] == [("completed", None)]  # rolled back
 
 
 _CRASH_MID_BATCH = textwrap.dedent("""
