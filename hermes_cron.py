@@ -469,12 +469,7 @@ class _FileLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            try:
-                held = _wait_for_flock(fd, self.timeout)
-            except OSError:
-                os.close(fd)
-                raise
-            if not held:
+            if not _wait_for_flock(fd, self.timeout):  # the descriptor is not ours now
                 raise StoreLockedError(
                     f"the job store is locked by another process "
                     f"(waited {self.timeout:g} s)", self.path,
@@ -494,11 +489,12 @@ class _FileLock:
 def _wait_for_flock(fd, timeout):
     """Block for an exclusive flock on *fd* up to *timeout* s; True once it is held.
 
-    On a time-out (or an exception in the caller, such as Ctrl-C) the
-    descriptor belongs to the waiting thread, which closes it (releasing the
-    lock at once) if the lock ever comes.  A few such waiters at most wait on
-    one file: past that a caller polls instead, so a holder that never lets
-    go (a stopped process) cannot pile up threads and descriptors.
+    Unless it returns True, *fd* is no longer the caller's: it is closed, or
+    (after a time-out, or an exception such as Ctrl-C in the caller) it
+    belongs to the waiting thread, which closes it (releasing the lock at
+    once) if the lock ever comes.  A few such waiters at most wait on one
+    file: past that a caller polls instead, so a holder that never lets go
+    (a stopped process) cannot pile up threads and descriptors.
     """
     import fcntl
     import threading
@@ -523,18 +519,27 @@ def _wait_for_flock(fd, timeout):
             else:
                 got.set()
 
-    threading.Thread(target=wait, daemon=True, name="hermes-cron-lock").start()
+    started = False
     try:
-        got.wait(max(timeout, 0))
+        try:
+            threading.Thread(target=wait, daemon=True, name="hermes-cron-lock").start()
+            started = True  # (a Ctrl-C inside start() leaves a thread that runs anyway)
+        except RuntimeError:  # no thread to be had
+            pass
+        if started:
+            got.wait(max(timeout, 0))
     finally:
         with guard:
-            if not got.is_set():
+            if not got.is_set() and (started or sys.exc_info()[0] is not None):
                 state["abandoned"] = True
                 with _WAITERS_LOCK:
                     _ABANDONED[key] = _ABANDONED.get(key, 0) + 1
+    if not started:
+        return _poll_flock(fd, timeout)  # wait by polling instead
     if state["abandoned"]:
         return False
     if "error" in state:
+        os.close(fd)
         raise state["error"]
     return True
 
@@ -1828,20 +1833,32 @@ class _JobStore:
             return False
         try:
             with open(os.path.join(self.home, _DUE_FILE), "rb") as f:
-                size, mtime, inode, due = f.read().split()
+                size, mtime, inode, due, saved = f.read().split()
+            epoch = now.timestamp()
+            # A summary written "later" than now means the clock stepped back:
+            # next runs computed then may be too far out, so scan in full.
             return [int(size), int(mtime), int(inode)] == [
-                st.st_size, st.st_mtime_ns, st.st_ino] and (
-                due == b"never" or float(due) > now.timestamp())
+                st.st_size, st.st_mtime_ns, st.st_ino] and float(saved) <= epoch + 60 and (
+                due == b"never" or float(due) > epoch)
         except (OSError, ValueError):
             return False
 
-    def write_due(self, jobs, stat=None):
+    def saved_at(self):
+        """Epoch of the clock when the due summary was written (0 if unknown)."""
+        try:
+            with open(os.path.join(self.home, _DUE_FILE), "rb") as f:
+                return float(f.read().split()[4])
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def write_due(self, jobs, now, stat=None):
         """Write the due summary of *jobs* (under the lock, for the file just read or saved)."""
         st = stat or os.stat(self.path)
         due = _due_epoch(jobs)
-        # One line: jobs.json's size, mtime (ns) and inode, then the due epoch.
+        # One line: jobs.json's size, mtime (ns) and inode, the due epoch and
+        # the clock's epoch now.
         text = f"{st.st_size} {st.st_mtime_ns} {st.st_ino} " \
-               f"{'never' if due is None else repr(float(due))}\n"
+               f"{'never' if due is None else repr(float(due))} {now.timestamp()!r}\n"
         path = os.path.join(self.home, _DUE_FILE)
         tmp = f"{path}.{os.getpid()}.tmp"
         try:
@@ -1899,7 +1916,7 @@ class _JobStore:
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
             data = _dump_store(doc, ensure_ascii=True).encode("ascii")
         _atomic_write(self.path, data)
-        self.write_due(jobs)
+        self.write_due(jobs, now)
 
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
@@ -2252,6 +2269,24 @@ def _pid_state(pid):
     return "?", None
 
 
+def _provably_alive(owner, me):
+    """Return True only when *owner* (a ledger row joined with its process row) runs now.
+
+    Proven only on this host, boot and pid namespace, where the pid is
+    running (not a zombie) with the recorded start time; without a start
+    time to compare (not Linux) a live pid proves nothing.
+    """
+    if owner["hostname"] is None or (owner["hostname"], owner["boot_id"],
+                                     owner["pid_namespace"]) != (
+            me["hostname"], me["boot_id"], me["pid_namespace"]):
+        return False
+    state = _pid_state(owner["pid"])
+    if state is None or state[0] == "Z":
+        return False
+    started = owner["process_started_at"]
+    return started is not None and state[1] == started
+
+
 def _provably_dead(owner, me):
     """Return True only when *owner* (a ledger row joined with its process row) is dead.
 
@@ -2358,12 +2393,19 @@ class _Ledger:
 
     def owner_dead(self, process_id, pid, started_at):
         """True if the process *process_id* (pid, start time) is provably dead."""
+        return self.owner_state(process_id, pid, started_at) == "dead"
+
+    def owner_state(self, process_id, pid, started_at):
+        """'alive' or 'dead' where it can be proven (this host, boot and pid
+        namespace), else 'unknown' (another host or container, or no record)."""
         rows = self._rows("SELECT hostname, boot_id, pid_namespace FROM cron_processes "
                           "WHERE process_id=?", (process_id,))
         if not rows or pid is None:
-            return False
-        return _provably_dead(dict(rows[0], pid=pid, process_started_at=started_at),
-                              _identity())
+            return "unknown"
+        owner, me = dict(rows[0], pid=pid, process_started_at=started_at), _identity()
+        if _provably_alive(owner, me):
+            return "alive"
+        return "dead" if _provably_dead(owner, me) else "unknown"
 
     def _insert(self, conn, job_id, instant, source, now):
         me = _identity()
@@ -4234,10 +4276,15 @@ def _scan_and_claim(home, now, report):
         claim_ids = [j["fire_claim"].get("execution_id") for j in records
                      if isinstance(j.get("fire_claim"), dict)]
         claimed_rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
+        # The store was last written, or a tick last ran, later than now: the
+        # clock stepped back (or was ahead then), so next runs computed then
+        # may lie past what the schedules allow from now.
+        stepped_back = max(store.saved_at(), _heartbeat_epoch(home)) > now.timestamp() + 60
         changed, due = repaired, []
         for job in records:
             try:
-                result = _evaluate(home, job, now, settings, claimed_rows, report)
+                result = _evaluate(home, job, now, settings, claimed_rows, report,
+                                   stepped_back)
             except Exception as exc:  # one malformed job must not stop the others
                 if _storage_error(exc):  # a locked or damaged database is not the job's fault
                     raise
@@ -4277,7 +4324,7 @@ def _scan_and_claim(home, now, report):
         if due or changed:
             store.save(doc, jobs, now)
         elif store.read_stat is not None:
-            store.write_due(jobs, store.read_stat)  # e.g. after a hand edit
+            store.write_due(jobs, now, store.read_stat)  # e.g. after a hand edit
         if due:
             eids = ledger.claim([(c.job["id"], c.instant) for c in due], "builtin", now)
             tag = _owner_tag()
@@ -4297,6 +4344,34 @@ def _held_slot(home, claim, now):
     if claim.instant is None or schedule.get("kind") == "once":
         return None
     return _instant(_latest_slot(schedule, home.zone(claim.job), claim.slot, now))
+
+
+def _from_the_future(home, job, next_run, now, report):
+    """Pull back a next run the schedule cannot have from *now*; True if changed."""
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    if schedule.get("kind") not in ("cron", "interval"):
+        return False
+    try:
+        zone = home.zone(job)
+        nearest = _next_slot(schedule, zone, now)
+    except (HermesCronError, KeyError, TypeError, ValueError):
+        return False  # an unusable schedule is the due scan's business
+    if next_run <= nearest:
+        return False
+    _skip(home, report, job, _instant(next_run), "next_run_from_future",
+          f"next_run_at {job.get('next_run_at')} lies beyond what the schedule allows from "
+          f"now (the clock was ahead when it was computed); moved to {_iso(nearest)}", now)
+    job["next_run_at"] = _iso(nearest.astimezone(zone))
+    return True
+
+
+def _heartbeat_epoch(home):
+    """Epoch of the last tick's heartbeat (``"<epoch> <pid>"`` or a bare epoch), or 0."""
+    beat = (_read_text(os.path.join(home.path, _HEARTBEAT_FILE)) or "").split()
+    try:
+        return float(beat[0]) if beat else 0.0
+    except ValueError:
+        return 0.0
 
 
 def _due_since(claim):
@@ -4334,7 +4409,7 @@ def _auto_pause(home, job, reason, now):
         pass  # a job id that is no safe file name gets no document, only its reason
 
 
-def _evaluate(home, job, now, settings, claimed_rows, report):
+def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False):
     """Decide one job: return a _Claim if it is due, True if it changed, else False."""
     job_id, changed = job["id"], False
     state = _job_state(job)
@@ -4375,6 +4450,8 @@ def _evaluate(home, job, now, settings, claimed_rows, report):
                                      completed=max(_count(job["repeat"].get("completed")) - 1, 0))
     next_run = _parse_stored(job.get("next_run_at"))
     if next_run is not None and next_run > now:
+        if stepped_back:
+            return _from_the_future(home, job, next_run, now, report) or changed
         return changed  # the common case: nothing more to look at until it is due
     reason = _unrunnable(job)
     if reason is not None:
@@ -4460,11 +4537,22 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     row = claimed_rows.get(eid)
     if row is not None and row["status"] in _TERMINAL:
         return False
-    at = _parse_stored(claim.get("at"))
-    fresh = at is not None and 0 <= (now - at).total_seconds() < _FIRE_CLAIM_TTL
     if str(claim.get("by", "")).endswith(_identity()["process_id"]):
         return row is None or row["status"] in _ACTIVE
-    if fresh:
+    if row is not None:
+        # On this host the owner itself answers, never the wall clock: an NTP
+        # step or a resume must not expire a live run (or keep a dead one).
+        state = home._ledger.owner_state(row["process_id"], row["pid"],
+                                         row["process_started_at"])
+        if state == "alive":
+            return True
+        if state == "dead":
+            home._ledger.mark_unknown(row, _UNKNOWN_ERROR, now)
+            return False
+    # An owner on another host or in another container: its heartbeat's age
+    # decides; an age below zero means our clock stepped back, not expiry.
+    at = _parse_stored(claim.get("at"))
+    if at is not None and (now - at).total_seconds() < _FIRE_CLAIM_TTL:
         return True
     if row is not None:  # the owner stopped heartbeating: the TTL decides
         home._ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)

@@ -241,18 +241,14 @@ def test_file_lock_waiter_interrupted_lets_go_and_stuck_holders_pile_up_nothing(
     path = str(tmp_path / ".jobs.lock")
     holder = hc._FileLock(path, 5).__enter__()
     real_wait = threading.Event.wait
-    calls = []
 
-    def interrupted(self, timeout=None):
-        if not calls:
-            calls.append(1)
-            raise KeyboardInterrupt
-        return real_wait(self, timeout)
+    def interrupted(self, timeout=None):  # Ctrl-C while waiting (or starting the waiter)
+        monkeypatch.setattr(threading.Event, "wait", real_wait)
+        raise KeyboardInterrupt
 
     monkeypatch.setattr(threading.Event, "wait", interrupted)
     with pytest.raises(KeyboardInterrupt):
         hc._FileLock(path, 5).__enter__()
-    monkeypatch.setattr(threading.Event, "wait", real_wait)
     fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
     threads = threading.active_count()
     for _ in range(10):  # a holder that never lets go: time-outs pile up nothing
@@ -2038,7 +2034,8 @@ def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
     summary = open(os.path.join(home.path, ".jobs.due")).read()
     st = os.stat(os.path.join(home.path, "jobs.json"))
     assert summary == (f"{st.st_size} {st.st_mtime_ns} {st.st_ino} "
-                       f"{hc.parse_iso(a['next_run_at']).timestamp()!r}\n")
+                       f"{hc.parse_iso(a['next_run_at']).timestamp()!r} "
+                       f"{clock.now.timestamp()!r}\n")
     store = home._store
     assert store.nothing_due(clock.now + timedelta(minutes=59))
     assert not store.nothing_due(clock.now + timedelta(minutes=60))
@@ -2053,11 +2050,15 @@ def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
     home.remove_job(a["id"])
     home.remove_job(paused["id"])
     home.pause_job(home.jobs()[0]["id"])
-    assert open(os.path.join(home.path, ".jobs.due")).read().endswith(" never\n")
+    assert open(os.path.join(home.path, ".jobs.due")).read().split()[3] == "never"
     assert store.nothing_due(clock.now + timedelta(days=3650))
     with open(os.path.join(home.path, ".jobs.due"), "w") as f:
         f.write("garbage\n")
     assert not store.nothing_due(clock.now)
+    home.pause_job(home.jobs()[0]["id"])  # rewrites the summary at 12:00
+    assert store.nothing_due(clock.now - timedelta(seconds=60))
+    # Written "later" than now: the clock stepped back, so the tick scans in full.
+    assert not store.nothing_due(clock.now - timedelta(seconds=61))
 
 
 # ---- 10. redaction -----------------------------------------------------------------
