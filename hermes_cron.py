@@ -5059,6 +5059,10 @@ def _doctor(home):
     if age is None:
         find(None, "ticker_missing", "no ticker heartbeat: nothing has run 'python -m "
                                      "hermes_cron tick' here (add it to cron or run 'daemon')")
+    elif age < -60:
+        find(None, "heartbeat_from_future", f"ticker heartbeat is {-age} s in the future: the "
+                                            f"clock was ahead at the last tick, or is behind "
+                                            f"now (check NTP)")
     elif info["stalled"]:
         find(None, "ticker_stalled", f"ticker heartbeat is {age} s old (stalled after "
                                      f"{_STALLED_AFTER} s): is anything calling tick?")
@@ -5176,6 +5180,18 @@ def _doctor_job(home, job, now, settings, find):
         late = int((now - parsed).total_seconds())
         find(job_id, "overdue", f"next_run_at {next_run} is {late} s overdue: the job is not "
                                 f"firing (is anything calling tick?)")
+    else:
+        try:
+            schedule = _checked_schedule(job.get("schedule"), job)
+            nearest = _next_slot(schedule, home.zone(job), now) \
+                if schedule["kind"] in ("cron", "interval") else None
+        except HermesCronError:
+            nearest = None  # reported above
+        if nearest is not None and parsed > nearest:
+            find(job_id, "next_run_from_future",
+                 f"next_run_at {next_run} lies beyond what the schedule allows from now "
+                 f"(next slot {_iso(nearest)}): the clock was ahead when it was computed; "
+                 f"the next tick pulls it back")
 
 
 def _why(home, ref):
