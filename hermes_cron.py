@@ -225,6 +225,29 @@ def _show(value):
     return str(value)
 
 
+# Characters that can drive a terminal (C0 and C1 controls, DEL) or reorder
+# what it shows (bidi embeddings, overrides and isolates), mapped to the escape
+# repr() spells them with, so they read like the values _show quotes.  Tab is
+# harmless and kept.  Lone surrogates need no entry: main() prints with
+# errors="backslashreplace", which spells them as repr() does.
+_TERMINAL_ESCAPES = {c: repr(chr(c))[1:-1] for c in (
+    *range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    if c != 0x09}
+
+
+def _printable(text, newlines=False):
+    """*text* safe to print to a terminal: control characters become escapes.
+
+    A newline is escaped too unless *newlines* is true (a multi-line document),
+    so a value cannot forge a line of a one-line record either.  Only human
+    output needs this; JSON output escapes by itself and stays exact.
+    """
+    text = str(text)
+    if newlines:
+        return "\n".join(line.translate(_TERMINAL_ESCAPES) for line in text.split("\n"))
+    return text.translate(_TERMINAL_ESCAPES)
+
+
 # =============================================================================
 # 4. Time, zones and files
 #    The only places that read the clock, resolve zones or write files.
@@ -5293,7 +5316,8 @@ def _export(home, engine, refs):
             units.append(_systemd_pair(f"hermes-cron-{job['id']}",
                                        f"{base} run {job['id']} --occurrence auto",
                                        _on_calendar(expr, zone),
-                                       f"hermes_cron job {job.get('name') or job['id']}"))
+                                       "hermes_cron job "
+                                       + _printable(job.get("name") or job["id"])))
         return "\n".join(units)
     import json
 
@@ -6155,7 +6179,7 @@ def main(argv=None):
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return code
     except HermesCronError as exc:
-        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        print(f"{_PROG}: error: {_printable(exc)}", file=sys.stderr)
         return exc.exit_code
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
@@ -6168,7 +6192,8 @@ def main(argv=None):
         if not type(exc).__module__.startswith("sqlite3"):
             raise
         # A damaged or unreadable database is an operator's problem, not a crash.
-        print(f"{_PROG}: error: a database of the cron home cannot be used ({exc}): "
+        print(f"{_PROG}: error: a database of the cron home cannot be used "
+              f"({_printable(exc)}): "
               f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: check the "
               f"permissions and the disk; if a .db file is damaged, move it away "
               f"(hermes_cron never overwrites it)", file=sys.stderr)
@@ -6207,7 +6232,8 @@ def _print_json(value):
 
 
 def _table(rows):
-    """Print rows of strings as left-aligned columns."""
+    """Print rows of strings as left-aligned columns, control characters escaped."""
+    rows = [[_printable(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -6215,7 +6241,7 @@ def _table(rows):
 
 def _warn_config(home):
     for warning in home.config_warnings:
-        print(f"{_PROG}: warning: {warning}", file=sys.stderr)
+        print(f"{_PROG}: warning: {_printable(warning)}", file=sys.stderr)
 
 
 def _cmd_list(home, args):
@@ -6255,15 +6281,15 @@ def _say_job(home, verb, job, args):
     if args.json:
         _print_json(job)
         return
-    print(f"{verb} job {_job_label(job)}")
+    print(_printable(f"{verb} job {_job_label(job)}"))
     schedule = job.get("schedule") or {}
     cron_tz = _cron(schedule["expr"]).tz if schedule.get("kind") == "cron" else None
     where = cron_tz or _zone_name(home.zone(job))
     expr = f"{schedule.get('expr')}, " if schedule.get("kind") == "cron" and \
         schedule.get("expr") != job.get("schedule_display") else ""
-    print(f"  schedule  {job.get('schedule_display')}  ({expr}{where})")
+    print(_printable(f"  schedule  {job.get('schedule_display')}  ({expr}{where})"))
     if _job_state(job) == "paused":
-        print(f"  paused    {job.get('paused_reason') or _DEFAULT_PAUSE_REASON}")
+        print(_printable(f"  paused    {job.get('paused_reason') or _DEFAULT_PAUSE_REASON}"))
     else:
         print(f"  next run  {job.get('next_run_at') or '-'}")
 
@@ -6299,7 +6325,7 @@ def _cmd_remove(home, args):
     if args.json:
         _print_json(job)
     else:
-        print(f"Removed job {_job_label(job)}")
+        print(_printable(f"Removed job {_job_label(job)}"))
 
 
 def _cmd_next(home, args):
@@ -6319,14 +6345,14 @@ def _print_tick(report, as_json=False):
         _print_json(report)
         return
     if report.get("error"):
-        print(f"{_PROG}: error: {report['error']}", file=sys.stderr, flush=True)
+        print(f"{_PROG}: error: {_printable(report['error'])}", file=sys.stderr, flush=True)
     elif report["busy"]:
         print("tick busy: another tick holds .tick.lock; nothing to do")
     for run in report.get("dispatched", ()):
-        print(f"{run['job_id']} {run['execution_id']} {run['status']} {run['kind']}")
+        print(_printable(f"{run['job_id']} {run['execution_id']} {run['status']} {run['kind']}"))
     for skip in report.get("skipped", ()):
-        print(f"{skip['job_id']} skipped {skip['reason']} {skip['scheduled_instant'] or '-'}: "
-              f"{skip['detail']}")
+        print(_printable(f"{skip['job_id']} skipped {skip['reason']} "
+                         f"{skip['scheduled_instant'] or '-'}: {skip['detail']}"))
     if not report.get("busy") and not report.get("error") and not report.get("dispatched") \
             and not report.get("skipped"):
         print("no jobs due")
@@ -6339,7 +6365,7 @@ def _cmd_tick(home, args):
     errors = [report[k] for k in ("config_error", "drain_error", "housekeeping_error")
               if report.get(k)]
     for error in errors:
-        print(f"{_PROG}: error: {error}", file=sys.stderr)
+        print(f"{_PROG}: error: {_printable(error)}", file=sys.stderr)
     return EXIT_FAILURE if errors else EXIT_OK
 
 
@@ -6348,12 +6374,12 @@ def _cmd_run(home, args):
     if args.json:
         _print_json(row)
     elif row["already"]:
-        print(f"occurrence {row['scheduled_instant']} of job {row['job_id']} already has "
-              f"execution {row['id']} ({row['status']}); nothing to do")
+        print(_printable(f"occurrence {row['scheduled_instant']} of job {row['job_id']} "
+                         f"already has execution {row['id']} ({row['status']}); nothing to do"))
     else:
-        print(f"{row['job_id']} {row['id']} {row['status']}")
+        print(_printable(f"{row['job_id']} {row['id']} {row['status']}"))
         if row["error"]:
-            print(f"    {_one_line(row['error'])}")
+            print(f"    {_printable(_one_line(row['error']))}")
     return EXIT_OK if row["already"] or row["status"] == "completed" else EXIT_FAILURE
 
 
@@ -6369,9 +6395,10 @@ def _cmd_runs(home, args):
     for row in rows:
         claimed = _parse_stored(row["claimed_at"])
         when = _iso(claimed.astimezone(zone)) if claimed else row["claimed_at"]
-        print(f"{row['id']} {row['status']} job={row['job_id']} source={row['source']} {when}")
+        print(_printable(f"{row['id']} {row['status']} job={row['job_id']} "
+                         f"source={row['source']} {when}"))
         if row["error"]:
-            print(f"    {_one_line(row['error'])}")
+            print(f"    {_printable(_one_line(row['error']))}")
 
 
 def _cmd_status(home, args):
@@ -6401,7 +6428,7 @@ def _cmd_status(home, args):
                                 f"{late['late_seconds']} s ago"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
-        print(f"{key.ljust(width)}  {value}")
+        print(_printable(f"{key.ljust(width)}  {value}"))
 
 
 def _cmd_doctor(home, args):
@@ -6423,7 +6450,8 @@ def _cmd_doctor(home, args):
         print(f"hermes_cron doctor: {len(findings)} issue(s) across {len(jobs)} job(s)")
         for finding in findings:
             where = finding["job_id"] or "(home)"
-            print(f"  {where}  {finding['code']}: {_one_line(finding['message'], 300)}")
+            print(_printable(f"  {where}  {finding['code']}: "
+                             f"{_one_line(finding['message'], 300)}"))
     return EXIT_OK if report["ok"] else EXIT_FAILURE
 
 
@@ -6432,7 +6460,7 @@ def _cmd_why(home, args):
     if args.json:
         _print_json(info)
     else:
-        print(f"{info['job_id']}: {info['verdict']}: {info['message']}")
+        print(_printable(f"{info['job_id']}: {info['verdict']}: {info['message']}"))
 
 
 def _cmd_output(home, args):
@@ -6444,14 +6472,15 @@ def _cmd_output(home, args):
         elif not docs:
             print("No run documents.")
         for doc in docs if not as_json else ():
-            print(f"{doc['run_time']}  {doc['execution_id']}  {doc['status']}  {doc['file']}")
+            print(_printable(f"{doc['run_time']}  {doc['execution_id']}  {doc['status']}  "
+                             f"{doc['file']}"))
         return
     text = home.output(args.job, args.run)
     if as_json:
         _print_json({"job_id": home.job(args.job)["id"], "execution_id": args.run,
                      "content": text})
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(_printable(text, newlines=True))
 
 
 def _cmd_export(home, args):
@@ -6467,7 +6496,7 @@ def _cmd_incidents(home, args):
         if args.json:
             _print_json(row)
         else:
-            print(f"Incident {row['id']} acknowledged (closed).")
+            print(_printable(f"Incident {row['id']} acknowledged (closed)."))
         return
     if args.id:
         raise InvalidInputError("incidents list takes no ID", args.id, "use --job or --state")
@@ -6481,12 +6510,12 @@ def _cmd_incidents(home, args):
     for row in rows:
         seen = [_parse_stored(row[k]) for k in ("first_seen_at", "last_seen_at")]
         first, last = (_iso(d.astimezone(zone)) if d else "-" for d in seen)
-        print(f"{row['id']}  {row['state']}  job={row['job_id']}  type={row['failure_type']}  "
-              f"generation={row['generation']}")
+        print(_printable(f"{row['id']}  {row['state']}  job={row['job_id']}  "
+                         f"type={row['failure_type']}  generation={row['generation']}"))
         print(f"    seen   {first} .. {last}")
-        print(f"    error  {_one_line(row['error'], 160)}")
+        print(f"    error  {_printable(_one_line(row['error'], 160))}")
         if row["output_file"]:
-            print(f"    output {row['output_file']}")
+            print(f"    output {_printable(row['output_file'])}")
     if rows:
         print(f"{len(rows)} incident(s); ack one with: python -m hermes_cron incidents ack ID")
 
@@ -6506,10 +6535,10 @@ def _cmd_deliveries(home, args):
         except ValueError:
             job = {}
         kind = " failure-alert" if row["for_failure"] else ""
-        print(f"{row['execution_id']} {row['status']} job={job.get('id')} "
-              f"targets={job.get('deliver')}{kind} {row['created_at']}")
+        print(_printable(f"{row['execution_id']} {row['status']} job={job.get('id')} "
+                         f"targets={job.get('deliver')}{kind} {row['created_at']}"))
         if row["error"]:
-            print(f"    {_one_line(row['error'])}")
+            print(f"    {_printable(_one_line(row['error']))}")
 
 
 def _cmd_prompt(home, args):
@@ -6517,9 +6546,9 @@ def _cmd_prompt(home, args):
     if args.json:
         _print_json(info)
     else:
-        print(info["prompt"].rstrip("\n"))
+        print(_printable(info["prompt"].rstrip("\n"), newlines=True))
         verdict = f"BLOCKED: {info['blocked']}" if info["blocked"] else "ok"
-        print(f"\n--- scanner ({info['tier']} tier): {verdict}")
+        print(f"\n--- scanner ({info['tier']} tier): {_printable(verdict)}")
     return EXIT_FAILURE if info["blocked"] else EXIT_OK
 
 
@@ -6543,7 +6572,7 @@ def _cmd_notepad(home, args):
         if args.json:
             _print_json({"key": key, "value": value})
         else:
-            print(value)
+            print(_printable(value, newlines=True))
     elif args.json:
         _print_json(home.notepad(job_id))
     else:
@@ -6551,7 +6580,7 @@ def _cmd_notepad(home, args):
         if not notes:
             print(f"Notepad for job {job_id} is empty.")
         for note in notes:
-            print(f"{note['key']} = {note['value']}")
+            print(_printable(f"{note['key']} = {note['value']}"))
             print(f"    updated {note['updated_at']}")
 
 

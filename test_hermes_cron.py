@@ -6495,6 +6495,47 @@ def test_cli_head_closing_the_pipe_prints_no_traceback(tmp_path, env):
     assert r.stdout.count("\n") == 1 and r.stderr == ""
 
 
+def test_printable_escapes_what_can_drive_a_terminal_as_repr_spells_it():
+    assert hc._printable("a\tb\x1b[0m\x00\x7f\x85\x9b\u202a\u202e\u2066\u2069\r\n") == \
+        r"a	b\x1b[0m\x00\x7f\x85\x9b\u202a\u202e\u2066\u2069\r\n"
+    assert hc._printable("one\x1b\ntwo\r\n", newlines=True) == "one\\x1b\ntwo\\r\n"
+    assert hc._printable("café ✓ 日本 \u200d\\x1b") == "café ✓ 日本 \u200d\\x1b"
+    assert hc._printable(3) == "3"
+
+
+EVIL = "\x1b[2J\x1b[31mEVIL\x07\u202e\x9b"  # clear screen, red, bell, RTL override, C1 CSI
+EVIL_SHOWN = r"\x1b[2J\x1b[31mEVIL\x07\u202e\x9b"
+
+
+@pytest.mark.slow
+def test_cli_human_output_escapes_terminal_controls_and_json_stays_exact(home, tmp_path, env):
+    script(tmp_path, "evil.sh", r"""
+        printf 'out \033[2J\033[31mEVIL\007\342\200\256\302\233\n'
+        printf 'err \033[2J\033[31mEVIL\007\342\200\256\302\233\n' >&2
+        exit 1
+        """)
+    job = home.add_job("*/5 * * * *", "", script="evil.sh", no_agent=True, name="n" + EVIL)
+    data = json.loads(jobs_bytes(home))
+    data["jobs"][0]["prompt"] = "p" + EVIL  # the scanner refuses it in add; a hand edit does not
+    data["jobs"].append(dict(data["jobs"][0], id="bad" + EVIL, name="other"))
+    write_jobs(home, json.dumps(data))
+    env = dict(env, HERMES_CRON_HOME=home.path, HERMES_CRON_NOW="2026-03-06T12:05:00+00:00")
+    for argv in (("tick",), ("list",), ("runs",), ("why", job["id"]), ("incidents",),
+                 ("status",), ("doctor",), ("output", job["id"]),
+                 ("export", "systemd", job["id"]), ("list", EVIL)):
+        r = run_cli(*argv, env=env)
+        shown = r.stdout + r.stderr
+        assert not any(c in shown for c in "\x1b\x07\x9b\u202e"), (argv, shown)
+        assert EVIL_SHOWN in shown, (argv, shown)
+    listed = {j["id"]: j for j in json.loads(run_cli("--json", "list", env=env).stdout)}
+    assert (listed[job["id"]]["name"], listed[job["id"]]["prompt"]) == ("n" + EVIL, "p" + EVIL)
+    assert "bad" + EVIL in listed
+    assert json.loads(run_cli("runs", "--json", env=env).stdout)[0]["error"].endswith(
+        "err " + EVIL)
+    doc = json.loads(run_cli("output", job["id"], "--json", env=env).stdout)["content"]
+    assert "# Cron Job: n" + EVIL in doc and "\nout " + EVIL + "\n" in doc
+
+
 # ---- crash and concurrency tests (real processes) ---------------------------------
 
 WRITER = textwrap.dedent("""
