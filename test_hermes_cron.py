@@ -7220,6 +7220,69 @@ def test_fault_reads_after_a_writer_died_mid_transaction(tmp_path, env):
     assert [(x["status"], x["error"]) for x in runs] == [("completed", None)]  # rolled back
 
 
+@pytest.mark.slow
+def test_fault_a_clock_step_never_expires_a_live_run_on_this_host(tmp_path, env):
+    # A run is live while its owner runs, whatever the wall clock says: a
+    # forward step past the claim TTL (NTP, resume) fires no second copy and
+    # marks nothing unknown; a backward step neither.
+    home, job_id = _crash_job(tmp_path, env, _crash_script(tmp_path))
+    (tmp_path / "gate").touch()
+    tick = _crash_popen(env, home, _CRASH_SLOT, "tick")
+    pids = []
+    try:
+        pids = [int(p) for p in _crash_wait_file(str(tmp_path / "script.pid"), tick).split()]
+        for now in ("2026-03-06T12:15:30+00:00", "2026-03-06T11:00:00+00:00"):
+            r = _crash_cli(env, home, now, "tick")
+            assert r.returncode == 0 and "completed" not in r.stdout, r.stdout
+            assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "running")]
+        assert "skipped overlap 2026-03-06T12:20:00+00:00" in _crash_cli(
+            env, home, "2026-03-06T12:20:30+00:00", "tick").stdout
+        os.unlink(tmp_path / "gate")
+        os.kill(pids[1], signal.SIGKILL)  # the script's 'sleep': the script then ends
+        out, err = tick.communicate(timeout=60)
+    finally:
+        if tick.poll() is None:
+            tick.kill()
+            tick.communicate()
+        for pid in pids:
+            _crash_kill_group(pid)
+    assert tick.returncode == 0, err
+    assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "completed")]
+    job = _crash_jobs(home)[0]
+    assert job["last_status"] == "ok" and job["last_run_at"] is not None
+    assert "fire_claim" not in job and _crash_runs(tmp_path) == 1
+
+
+@pytest.mark.slow
+def test_fault_after_a_forward_clock_excursion_jobs_come_back_at_once(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n", schedule="0 * * * *")
+    # One tick three days ahead (a VM resumed with a wrong clock) fires and
+    # moves next_run_at three days out.
+    r = _crash_cli(env, home, "2026-03-09T12:00:30+00:00", "tick")
+    assert r.returncode == 0 and r.stdout.endswith(" completed catch_up\n"), r.stdout
+    assert _crash_jobs(home)[0]["next_run_at"] == "2026-03-09T13:00:00+00:00"
+    rc = _crash_cli(env, home, "2026-03-06T12:30:00+00:00", "doctor")
+    assert rc.returncode == 1 and "heartbeat_from_future" in rc.stdout
+    assert "next_run_from_future" in rc.stdout
+    # The clock is corrected: the next tick pulls the job back and says so...
+    r = _crash_cli(env, home, "2026-03-06T12:30:00+00:00", "tick")
+    assert r.returncode == 0
+    assert r.stdout == (f"{job_id} skipped next_run_from_future 2026-03-09T13:00:00+00:00: "
+                        f"next_run_at 2026-03-09T13:00:00+00:00 lies beyond what the schedule "
+                        f"allows from now (the clock was ahead when it was computed); moved to "
+                        f"2026-03-06T13:00:00+00:00\n")
+    assert _crash_jobs(home)[0]["next_run_at"] == "2026-03-06T13:00:00+00:00"
+    conn = sqlite3.connect(os.path.join(home, "executions.db"))
+    assert conn.execute("SELECT reason FROM cron_skips").fetchall() == [
+        ("next_run_from_future",)]
+    conn.close()
+    # ...and it fires at its next slot, not three days later.
+    r = _crash_cli(env, home, "2026-03-06T13:00:10+00:00", "tick")
+    assert r.stdout.endswith(" completed on_time\n"), r.stdout
+    assert "from_future" not in _crash_cli(env, home, "2026-03-06T13:00:20+00:00",
+                                           "doctor").stdout
+
+
 _CRASH_MID_BATCH = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, sys.argv[1])
