@@ -3278,6 +3278,10 @@ _SCRIPT_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MES
                "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM", "PYTHONPATH", "VIRTUAL_ENV")
 _OUTPUT_CAP = 1 << 20  # bytes of a child's stdout or stderr kept
 _ERROR_CAP = 2000
+# Output still read after a child exits: what it wrote just before.  A
+# background process holding the pipes longer is not waited for.
+_DRAIN_SECONDS = 0.5
+_KILL_GRACE = 0.5  # between SIGTERM and SIGKILL of the processes a child left behind
 
 
 class _Outcome:
@@ -3288,11 +3292,12 @@ class _Outcome:
     ``silent`` True when there is nothing to deliver.
     """
 
-    __slots__ = ("status", "response", "error", "silent", "prompt", "note")
+    __slots__ = ("status", "response", "error", "silent", "prompt", "note", "warning")
 
     def __init__(self, status, response="", error=None, silent=False, prompt=None, note=None):
         self.status, self.response, self.error = status, response, error
         self.silent, self.prompt, self.note = silent, prompt, note
+        self.warning = None  # e.g. background processes the run left behind
 
     @property
     def ok(self):
@@ -3309,6 +3314,7 @@ class _Runs:
         self.procs = {}
         self.stopping = False
         self.inflight = 0
+        self.left = {}  # eid -> reports of processes its children left behind
 
     def kill_all(self):
         import signal
@@ -3327,6 +3333,10 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
 
     *error* is None unless the child timed out, could not start or was
     interrupted, in which case the whole process group has been killed.
+    Output is read until the child exits, then for ``_DRAIN_SECONDS``: a
+    background process that keeps the pipes open does not hold the run.
+    Processes the child leaves behind are killed and reported in
+    ``runs.left[eid]``.
     """
     import signal
     import subprocess
@@ -3342,30 +3352,189 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
         runs.procs[eid] = proc
     error = None
     try:
-        out, err = proc.communicate(
-            None if stdin_text is None else stdin_text.encode("utf-8", "replace"),
-            timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        try:
-            out, err = proc.communicate(timeout=5)
-        except subprocess.TimeoutExpired:  # a detached grandchild still holds the pipes
-            for pipe in (proc.stdin, proc.stdout, proc.stderr):
-                if pipe is not None:
-                    pipe.close()
-            proc.wait()
-            out, err = b"", b""
-        error = f"{what} timed out after {timeout:g} s and was killed"
+        data = None if stdin_text is None else stdin_text.encode("utf-8", "replace")
+        out, err, timed_out, held = _pump(proc, data, time.monotonic() + timeout)
+        if timed_out:
+            error = f"{what} timed out after {timeout:g} s and was killed"
     finally:
         with runs.lock:
             runs.procs.pop(eid, None)
+        if proc.returncode is None:  # interrupted: leave no process behind
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+    report = _reap_left(proc.pid, held, what)
+    if report:
+        with runs.lock:
+            runs.left.setdefault(eid, []).append(report)
     if runs.stopping and error is None and proc.returncode < 0:
         error = f"{what} was interrupted: the scheduler stopped before the run finished"
-    return (proc.returncode, out[:_OUTPUT_CAP].decode("utf-8", "replace"),
-            err[:_OUTPUT_CAP].decode("utf-8", "replace"), error)
+    return (proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+            error)
+
+
+def _pump(proc, data, end):
+    """Feed *data* to a child and read its output until it exits or *end* (monotonic).
+
+    At *end* the child's process group is killed.  Returns (stdout, stderr,
+    timed_out, held): *held* lists the inodes of output pipes still open
+    ``_DRAIN_SECONDS`` after the child exited, held by processes it left.
+    """
+    import selectors
+    import signal
+    import subprocess
+
+    pipe_buf = 512  # a write this small to a writable pipe never blocks (POSIX)
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    chunks = {out_fd: bytearray(), err_fd: bytearray()}
+    inodes = {fd: os.fstat(fd).st_ino for fd in chunks}
+    timed_out, drain_end, offset = False, None, 0
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        if data is not None:
+            if data:
+                selector.register(proc.stdin.fileno(), selectors.EVENT_WRITE)
+            else:
+                proc.stdin.close()
+        while selector.get_map():
+            now = time.monotonic()
+            if drain_end is None and proc.poll() is not None:
+                drain_end = now + _DRAIN_SECONDS
+            elif drain_end is None and now >= end:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                proc.wait()
+                timed_out, drain_end = True, now + _DRAIN_SECONDS
+            stop = end if drain_end is None else drain_end
+            if now >= stop:
+                break
+            # Wake now and then to notice the exit of a child whose pipes stay open.
+            for key, _ in selector.select(min(stop - now, 0.1)):
+                if key.fd in chunks:
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        selector.unregister(key.fd)
+                    elif len(chunks[key.fd]) < _OUTPUT_CAP:
+                        chunks[key.fd] += chunk[:_OUTPUT_CAP - len(chunks[key.fd])]
+                    continue
+                try:
+                    offset += os.write(key.fd, data[offset:offset + pipe_buf])
+                except BrokenPipeError:  # the child does not read its stdin: fine
+                    offset = len(data)
+                if offset >= len(data):
+                    selector.unregister(key.fd)
+                    proc.stdin.close()
+        held = [inodes[key.fd] for key in selector.get_map().values() if key.fd in inodes]
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    if proc.returncode is None:  # the child closed its output but runs on
+        try:
+            proc.wait(max(end - time.monotonic(), 0))
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+            timed_out = True
+    return bytes(chunks[out_fd]), bytes(chunks[err_fd]), timed_out, held
+
+
+def _reap_left(pgid, held, what):
+    """Kill what a finished child left running; return a report of it, or None.
+
+    Left behind are the processes still in its process group *pgid*, and
+    (on Linux) those that escaped the group, with ``setsid`` say, but still
+    hold one of its output pipes (inodes *held*).
+    """
+    import signal
+
+    group, escaped = _left_behind(pgid, held)
+    if not group and not escaped:
+        if held:
+            return (f"a process that left the {what}'s process group kept its output open; "
+                    f"it was not stopped")
+        return None
+
+    def send(sig):
+        targets = [(os.killpg, pgid)] if group else []
+        for kill, target in targets + [(os.kill, pid) for pid in escaped]:
+            try:
+                kill(target, sig)
+            except OSError:
+                pass
+
+    def running():
+        try:
+            os.killpg(pgid, 0)
+            return True
+        except ProcessLookupError:
+            return any((_pid_state(pid) or "Z")[0] != "Z" for pid in escaped)
+        except PermissionError:
+            return True
+
+    send(signal.SIGTERM)
+    limit = time.monotonic() + _KILL_GRACE
+    while running():
+        if time.monotonic() >= limit:
+            send(signal.SIGKILL)  # it ignored SIGTERM
+            break
+        time.sleep(0.02)
+    return _left_report(group, escaped, what)
+
+
+def _left_report(group, escaped, what):
+    parts = []
+    if group:
+        parts.append(f"killed {len(group)} background process(es) the {what} left running")
+    if escaped:
+        parts.append(f"killed {len(escaped)} process(es) that left the {what}'s process group "
+                     f"(setsid) and kept its output open")
+    return "; ".join(parts)
+
+
+def _left_behind(pgid, held):
+    """Live pids in process group *pgid*, and pids outside it holding pipe inodes *held*."""
+    try:
+        os.killpg(pgid, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    except PermissionError:
+        alive = True
+    if not alive and not held:
+        return [], []
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:  # no /proc: the group is known to exist, its members are not
+        return ([pgid] if alive else []), []
+    links = {f"pipe:[{inode}]" for inode in held}
+    group, escaped = [], []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                # state and pgrp follow the command name, which may hold ") "
+                state, _, pgrp = f.read().rpartition(b")")[2].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if state == b"Z":
+            continue
+        if int(pgrp) == pgid:
+            group.append(pid)
+        elif links and pid != os.getpid():
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                continue  # another user's process: not one the child could have left
+            if any(_readlink(f"/proc/{pid}/fd/{fd}") in links for fd in fds):
+                escaped.append(pid)
+    return group, escaped
 
 
 def _script_env(home, job, eid):
@@ -3647,12 +3816,18 @@ def _post_chat(base_url, key, model, prompt, deadline):
     data = json.dumps({"model": model, "messages": [{"role": "user", "content": prompt}]})
     request = urllib.request.Request(base_url.rstrip("/") + "/chat/completions",
                                      data=data.encode("utf-8"), headers=headers, method="POST")
-    opener = urllib.request.build_opener(NoRedirect)
+    late = (f"agent request to {_redact_url(base_url)} timed out: no complete answer within "
+            f"{remaining:.0f} s (run_timeout_seconds)")
     try:
-        with opener.open(request, timeout=remaining) as response:
-            return response.status, response.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode("utf-8", "replace")
+        with _Deadline(remaining, late) as deadline:
+            try:
+                with _watched_opener(deadline, NoRedirect).open(request,
+                                                                timeout=remaining) as response:
+                    status, body = response.status, response.read()
+            except urllib.error.HTTPError as exc:
+                status, body = exc.code, exc.read()
+            deadline.check()  # a body cut short by the deadline is no answer
+        return status, body.decode("utf-8", "replace")
     except (socket.timeout, TimeoutError):
         raise _RunFailed(f"agent request to {_redact_url(base_url)} timed out after "
                          f"{remaining:.0f} s") from None
@@ -3763,12 +3938,106 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
                                        stdin_text=content, timeout=_SEND_TIMEOUT,
                                        runs=home._runs, eid=f"{eid}-deliver",
                                        what="delivery command")
+        with home._runs.lock:  # the run's document is written: nowhere to report them
+            home._runs.left.pop(f"{eid}-deliver", None)
         if error is None and rc != 0:
             error = f"delivery command exited with code {rc}: {err.strip()[-300:]}"
         if error is not None:
             raise _RunFailed(redact(error))
     elif kind == "email":
         _send_email(home, job, eid, content, for_failure, rest.strip())
+
+
+class _Deadline:
+    """A total deadline for one network exchange, kept by a watchdog thread.
+
+    A socket timeout bounds each read, not the exchange: a peer that sends a
+    byte every few seconds would hold a send forever.  When *seconds* have
+    passed, every socket given to :meth:`watch` is shut down, which wakes a
+    read or write blocked on it; an exception that then leaves the ``with``
+    block becomes ``_RunFailed(message)``.
+    """
+
+    def __init__(self, seconds, message):
+        import threading
+
+        self.message, self.expired = message, False
+        self._lock = threading.Lock()
+        self._socks = []
+        self._timer = threading.Timer(max(seconds, 0), self._expire)
+        self._timer.daemon = True
+
+    def watch(self, sock):
+        """Put *sock* under the deadline.
+
+        A duplicate is kept: TLS wrapping detaches the original, and the
+        duplicate's descriptor cannot be reused by anyone else meanwhile.
+        """
+        import socket
+
+        dup = sock.dup()
+        with self._lock:
+            self._socks.append(dup)
+            if self.expired:
+                _shut(dup, socket.SHUT_RDWR)
+
+    def _expire(self):
+        import socket
+
+        with self._lock:
+            self.expired = True
+            for sock in self._socks:
+                _shut(sock, socket.SHUT_RDWR)
+
+    def check(self):
+        """Raise ``_RunFailed`` if the deadline has passed."""
+        if self.expired:
+            raise _RunFailed(self.message)
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        self._timer.cancel()
+        with self._lock:
+            for sock in self._socks:
+                sock.close()
+            self._socks.clear()
+        if self.expired and kind is not None and not issubclass(kind, _RunFailed):
+            raise _RunFailed(self.message) from None
+        return False
+
+
+def _shut(sock, how):
+    try:
+        sock.shutdown(how)
+    except OSError:
+        pass  # not connected yet, or already closed by the peer
+
+
+def _watched_opener(deadline, *handlers):
+    """A urllib opener whose HTTP and HTTPS connections are under *deadline*."""
+    import http.client
+    import urllib.request
+
+    class Plain(http.client.HTTPConnection):
+        def connect(self):
+            super().connect()
+            deadline.watch(self.sock)  # the TLS handshake comes after, in TLS.connect
+
+    class TLS(http.client.HTTPSConnection, Plain):
+        pass
+
+    class PlainHandler(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(Plain, req)
+
+    class TLSHandler(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(TLS, req)
+
+    return urllib.request.build_opener(PlainHandler, TLSHandler, *handlers)
 
 
 def _send_webhook(home, job, eid, instant, content, for_failure, url):
@@ -3799,13 +4068,18 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
             return None
 
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    late = (f"timed out: no complete answer from {_redact_url(url)} within {_SEND_TIMEOUT:g} s "
+            f"(deadline)")
     try:
-        with urllib.request.build_opener(NoRedirect).open(request, timeout=_SEND_TIMEOUT) as r:
-            r.read(1024)
-    except urllib.error.HTTPError as exc:
-        excerpt = _one_line(exc.read(300).decode("utf-8", "replace"), 200)
-        raise _RunFailed(redact(f"HTTP {exc.code} from {_redact_url(url)}: {excerpt}")) \
-            from None
+        with _Deadline(_SEND_TIMEOUT, late) as deadline:
+            try:
+                with _watched_opener(deadline, NoRedirect).open(request,
+                                                                timeout=_SEND_TIMEOUT) as r:
+                    r.read(1024)
+            except urllib.error.HTTPError as exc:
+                excerpt = _one_line(exc.read(300).decode("utf-8", "replace"), 200)
+                raise _RunFailed(redact(f"HTTP {exc.code} from {_redact_url(url)}: "
+                                        f"{excerpt}")) from None
     except (socket.timeout, TimeoutError):
         raise _RunFailed(f"timed out after {_SEND_TIMEOUT} s posting to {_redact_url(url)}") \
             from None
@@ -3830,9 +4104,18 @@ def _send_email(home, job, eid, content, for_failure, address):
     message["X-Hermes-Execution"] = eid
     message.set_content(content)
     password = home.environ.get(smtp["password_env"]) if smtp.get("password_env") else None
+
+    class Client(smtplib.SMTP):
+        def _get_socket(self, host, port, timeout):
+            sock = super()._get_socket(host, port, timeout)
+            deadline.watch(sock)  # before the greeting is read
+            return sock
+
+    late = (f"SMTP to {smtp['host']} timed out: no complete answer within {_SEND_TIMEOUT:g} s "
+            f"(deadline)")
     try:
-        with smtplib.SMTP(smtp["host"], int(smtp.get("port") or 25),
-                          timeout=_SEND_TIMEOUT) as client:
+        with _Deadline(_SEND_TIMEOUT, late) as deadline, \
+                Client(smtp["host"], int(smtp.get("port") or 25), timeout=_SEND_TIMEOUT) as client:
             if smtp.get("starttls"):
                 client.starttls()
             if smtp.get("user"):
@@ -3888,14 +4171,17 @@ def _drain(home, now):
 def _execute(home, job, eid, runs):
     """Run one job: its script, then (unless ``no_agent``) the agent."""
     try:
-        return _execute_checked(home, job, eid, runs)
+        outcome = _execute_checked(home, job, eid, runs)
     except InvalidInputError as exc:  # a store edited by hand since the scan
-        return _Outcome("blocked_config", error=str(exc))
+        outcome = _Outcome("blocked_config", error=str(exc))
     except Exception as exc:  # a runner bug must end as a failed run, not a lost one
         import traceback
 
-        return _Outcome("error", error=redact("".join(
+        outcome = _Outcome("error", error=redact("".join(
             traceback.format_exception(type(exc), exc, exc.__traceback__))[-_ERROR_CAP:]))
+    with runs.lock:
+        outcome.warning = "; ".join(runs.left.pop(eid, ())) or None
+    return outcome
 
 
 def _execute_checked(home, job, eid, runs):
@@ -3972,6 +4258,8 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
              f"**Run Time:** {_iso(when.astimezone(zone))}",
              f"**Schedule:** {job.get('schedule_display') or '?'}",
              f"**Status:** {outcome.note or ('failed' if failed else 'ok')}"]
+    if outcome.warning:
+        lines.append(f"**Warning:** {outcome.warning}")
     if outcome.status == "blocked_config" and not outcome.note:
         lines[-1] = "**Status:** BLOCKED (configuration)"
     if outcome.note == "BLOCKED":

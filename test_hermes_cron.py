@@ -7760,3 +7760,186 @@ def test_a_name_may_not_be_another_jobs_id(home):
     with pytest.raises(hc.InvalidInputError):
         home.edit_job(second["id"], name=first["id"])
     assert home.edit_job(first["id"], name=first["id"])["name"] == first["id"]  # its own id
+
+
+# ---- slow peers and the processes a run leaves behind -------------------------------
+
+
+class _sp_Trickler:
+    """A TCP server on 127.0.0.1 that answers one byte every 0.5 s, forever.
+
+    In ``http`` mode it first reads the request (headers and body); in
+    ``smtp`` mode it trickles its greeting at once.
+    """
+
+    def __init__(self, mode):
+        self.mode, self.stop = mode, threading.Event()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(5)
+        self.sock.settimeout(0.1)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn):
+        with conn:
+            conn.settimeout(5)
+            try:
+                if self.mode == "http":
+                    data = b""
+                    while b"\r\n\r\n" not in data:
+                        data += conn.recv(65536)
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+                    while len(body) < length:
+                        body += conn.recv(65536)
+                answer = b"HTTP/1.1 200 OK\r\n" if self.mode == "http" else b"220 slow ESMTP\r\n"
+                for i in range(200):
+                    if self.stop.wait(0.5):
+                        return
+                    conn.sendall(answer[i % len(answer):][:1])
+            except OSError:
+                pass  # the sender gave up: what this server is for
+
+    def close(self):
+        self.stop.set()
+        self.sock.close()
+
+
+@pytest.fixture
+def _sp_trickler(monkeypatch):
+    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
+                "ALL_PROXY", "no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(var, raising=False)  # urllib reads the real environment
+    started = []
+
+    def start(mode):
+        started.append(_sp_Trickler(mode))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.close()
+
+
+def test_sp_trickling_webhook_fails_at_the_total_deadline(_dl_home, _sp_trickler, monkeypatch):
+    monkeypatch.setattr(hc, "_SEND_TIMEOUT", 1.5)  # each byte comes well within it
+    home, hook = _dl_home, _sp_trickler("http")
+    job = _dl_job(home, f"webhook:{hook.url}")
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 4
+    assert (row["status"], row["delivery_outcome"]) == ("completed", "failed")
+    error = home.job(job["id"])["last_delivery_error"]
+    assert f"webhook: timed out: no complete answer from {hook.url} within 1.5 s (deadline)" \
+        in error
+    assert home.deliveries()[0]["status"] == "failed"  # terminal: never sent again
+
+
+def test_sp_trickling_provider_fails_at_run_timeout_seconds(_rn_home, _sp_trickler):
+    server = _sp_trickler("http")
+    home = _rn_home({"providers": {"slow": {"base_url": server.url, "model": "m"}},
+                     "run_timeout_seconds": 2})
+    job = home.add_job("@daily", "Say hi.", provider="slow")
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 4.5
+    assert row["status"] == "failed"
+    assert row["error"] == (f"agent request to {server.url} timed out: no complete answer "
+                            f"within 2 s (run_timeout_seconds)")
+
+
+def test_sp_trickling_smtp_greeting_fails_at_the_total_deadline(_dl_home, _sp_trickler,
+                                                                monkeypatch):
+    monkeypatch.setattr(hc, "_SEND_TIMEOUT", 1.5)
+    home, smtp = _dl_home, _sp_trickler("smtp")
+    _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port}})
+    job = _dl_job(home, "email:ops@example.com")
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 4
+    assert row["delivery_outcome"] == "failed"
+    assert ("email: SMTP to 127.0.0.1 timed out: no complete answer within 1.5 s (deadline)"
+            in home.job(job["id"])["last_delivery_error"])
+
+
+def _sp_running(pid):
+    """True while *pid* exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def test_sp_background_child_holding_stdout_does_not_hold_the_run(home, tmp_path):
+    write_config(home, {"script_timeout_seconds": 20})
+    pidfile = tmp_path / "bg.pid"
+    script(tmp_path, "bg.sh", f"sleep 30 &\necho $! > '{pidfile}'\necho done\n")
+    job = home.add_job("@hourly", "", script="bg.sh", no_agent=True)
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 3
+    assert (row["status"], row["error"]) == ("completed", None)
+    assert not _sp_running(int(pidfile.read_text()))
+    doc = only_output(home, job["id"])
+    assert "**Warning:** killed 1 background process(es) the script left running\n" in doc
+    assert doc.endswith("## Response\n\ndone\n")
+    assert home.job(job["id"])["last_status"] == "ok"
+
+
+def test_sp_timeout_kills_the_whole_process_group(home, tmp_path):
+    write_config(home, {"script_timeout_seconds": 1})
+    pidfile = tmp_path / "bg.pid"
+    script(tmp_path, "hang.sh", f"sleep 30 >/dev/null 2>&1 &\necho $! > '{pidfile}'\n"
+                                f"sleep 30\n")
+    job = home.add_job("@hourly", "", script="hang.sh", no_agent=True)
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 4
+    assert row["error"] == "script timed out after 1 s and was killed"
+    assert not _sp_running(int(pidfile.read_text()))
+
+
+def test_sp_setsid_child_is_killed_and_reported(home, tmp_path):
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("finding who holds a pipe needs /proc")
+    write_config(home, {"script_timeout_seconds": 20})
+    pidfile = tmp_path / "escaped.pid"
+    script(tmp_path, "esc.sh", f"setsid sleep 30 &\necho $! > '{pidfile}'\necho done\n")
+    job = home.add_job("@hourly", "", script="esc.sh", no_agent=True)
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 3
+    assert row["status"] == "completed"
+    assert not _sp_running(int(pidfile.read_text()))
+    assert ("**Warning:** killed 1 process(es) that left the script's process group (setsid) "
+            "and kept its output open\n") in only_output(home, job["id"])
+
+
+def test_sp_child_that_closes_its_output_still_times_out(home, tmp_path):
+    write_config(home, {"script_timeout_seconds": 1})
+    script(tmp_path, "quiet.sh", "exec >/dev/null 2>&1\nsleep 30\n")
+    job = home.add_job("@hourly", "", script="quiet.sh", no_agent=True)
+    start = time.monotonic()
+    row = home.run_job(job["id"])
+    assert time.monotonic() - start < 3
+    assert row["error"] == "script timed out after 1 s and was killed"
