@@ -71,6 +71,7 @@ __all__ = [
     "HermesCronError",
     "InvalidInputError",
     "JobNotFoundError",
+    "StorageError",
     "StoreCorruptError",
     "StoreLockedError",
     "classify_failure",
@@ -209,6 +210,14 @@ class StoreLockedError(BusyError):
 
 class StoreCorruptError(HermesCronError):
     """A store file exists but cannot be read; it is left untouched (exit 1)."""
+
+
+class StorageError(HermesCronError, OSError):
+    """A store file cannot be written: disk full, read-only, denied, too large (exit 1).
+
+    Also an ``OSError`` (with the cause's ``errno`` when there is one), so
+    code that treats any file-system error as a storage error keeps doing so.
+    """
 
 
 def _one_line(text, width=200):
@@ -439,17 +448,55 @@ def _zone_name(zone):
     return key if key else str(zone)
 
 
+# SQLite's messages for a write its file system refused, and how to fix each.
+_SQLITE_STORAGE_FIXES = {
+    "database or disk is full": "free space on its file system",
+    "disk I/O error": "check its file system: free space, the file-size limit (ulimit -f), "
+                      "a read-only mount",
+    "attempt to write a readonly database": "make it and its directory writable",
+    "unable to open database file": "make its directory writable and check its file system",
+}
+
+
+def _as_storage_error(exc, path):
+    """*exc* (an ``OSError`` or SQLite error) as a ``StorageError`` naming *path*.
+
+    Returns None for an SQLite error that is not the storage's fault (a busy
+    lock, a damaged file): those keep their own type and handling.
+    """
+    import errno
+
+    if isinstance(exc, OSError):
+        cause = exc.strerror or str(exc)
+        fix = {errno.ENOSPC: "free space on its file system",
+               errno.EDQUOT: "free space or raise the disk quota",
+               errno.EFBIG: "raise the file-size limit (ulimit -f)",
+               errno.EROFS: "remount its file system read-write"}.get(
+                   exc.errno, "make it and its directory writable")
+    elif str(exc) in _SQLITE_STORAGE_FIXES:
+        cause, fix = str(exc), _SQLITE_STORAGE_FIXES[str(exc)]
+    else:
+        return None
+    error = StorageError(f"cannot write {os.path.basename(path) or path} ({cause})", path, fix)
+    error.errno = getattr(exc, "errno", None)
+    return error
+
+
 def _atomic_write(path, data):
     """Write *data* (bytes) to *path* atomically with mode 0600.
 
     The bytes go to a temp file in the same directory, which is flushed,
     fsynced and renamed over *path*; then the directory is fsynced, so a crash
-    at any point leaves either the old or the new file.
+    at any point leaves either the old or the new file.  A write the file
+    system refuses removes the temp file and raises ``StorageError``.
     """
     import tempfile
 
     directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=directory)
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as f:
             os.fchmod(f.fileno(), 0o600)
@@ -457,11 +504,13 @@ def _atomic_write(path, data):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise _as_storage_error(exc, path) from None
         raise
     _fsync_dir(directory)
 
@@ -2374,8 +2423,16 @@ class _Ledger:
                 self._conn = None
 
     def _write(self, sql, params=()):
+        import sqlite3
+
         with self._lock:
-            return self.connect().execute(sql, params).rowcount
+            try:
+                return self.connect().execute(sql, params).rowcount
+            except sqlite3.Error as exc:
+                error = _as_storage_error(exc, self.path)
+                if error is None:
+                    raise
+                raise error from None
 
     # -- transitions ----------------------------------------------------------
 
@@ -2743,9 +2800,12 @@ def _open_rw(path, wal):
             except sqlite3.OperationalError:
                 pass  # another connection holds it: the mode changes at a later open
         conn.execute("PRAGMA synchronous=FULL")
-    except BaseException:
+    except BaseException as exc:
         conn.close()
-        raise
+        error = _as_storage_error(exc, path) if isinstance(exc, sqlite3.Error) else None
+        if error is None:
+            raise
+        raise error from None
     return conn
 
 
@@ -2793,21 +2853,32 @@ def _read_only(path):
 
 
 def _transaction(conn):
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any error), as a context manager."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any error), as a context manager.
+
+    A write the file system refuses (full, read-only, too large) raises
+    ``StorageError`` naming the database file.
+    """
     import contextlib
+    import sqlite3
 
     @contextlib.contextmanager
     def scope():
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            yield
-            # Inside the guard: a COMMIT that fails (busy past the timeout in
-            # the rollback journal) must not leave the transaction open.
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                # Inside the guard: a COMMIT that fails (busy past the timeout in
+                # the rollback journal) must not leave the transaction open.
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            if str(exc) not in _SQLITE_STORAGE_FIXES:
+                raise
+            path = conn.execute("PRAGMA database_list").fetchone()[2]  # the main database
+            raise _as_storage_error(exc, path) from None
 
     return scope()
 
@@ -2979,9 +3050,14 @@ class _Notepad:
             conn = _read_only(self.path)
         else:
             conn = _open_rw(self.path, _wal_wanted(self.environ))
-            conn.execute("CREATE TABLE IF NOT EXISTS cron_notepad(job_id TEXT NOT NULL, "
-                         "key TEXT NOT NULL, value TEXT NOT NULL, updated_at TEXT NOT NULL, "
-                         "PRIMARY KEY (job_id, key))")
+            try:
+                with _transaction(conn):  # a refused write names the file
+                    conn.execute("CREATE TABLE IF NOT EXISTS cron_notepad(job_id TEXT NOT NULL, "
+                                 "key TEXT NOT NULL, value TEXT NOT NULL, updated_at TEXT NOT "
+                                 "NULL, PRIMARY KEY (job_id, key))")
+            except BaseException:
+                conn.close()
+                raise
         return conn
 
     def set(self, job_id, key, value, now):
@@ -4274,6 +4350,7 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
         lines += ["", "## Error", "", "```", redact(outcome.error).rstrip(), "```"]
     data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
     stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
+    path = os.path.join(directory, f"{stamp}.md")
     fd, tmp = tempfile.mkstemp(prefix=".output_", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -4289,6 +4366,8 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
                 break
             except FileExistsError:
                 n += 1
+    except OSError as exc:  # a full disk: the run's error names the document
+        raise _as_storage_error(exc, path) from None
     finally:
         os.unlink(tmp)
     _prune_outputs(directory, home.settings["output_retention"])
@@ -4447,14 +4526,17 @@ def _tick(home, wait=True):
         _tick_settings(home, report)
         claims, housekeeping, live = _scan_and_claim(home, now, report)
     except BaseException as exc:
-        _write_tick_files(home, home.now(), exc)
+        try:
+            _write_tick_files(home, home.now(), exc)
+        except StorageError:
+            pass  # the disk that failed the tick refuses its heartbeat too: report the first
         raise
     finally:
         os.close(fd)  # the tick lock guards only scan-and-claim
     threads = []
     for claim in claims:
         report["dispatched"].append(claim)
-        thread = threading.Thread(target=_run_claim, args=(home, claim), daemon=True,
+        thread = threading.Thread(target=_run_claim, args=(home, claim, report), daemon=True,
                                   name=f"hermes-cron-{claim.job['id']}")
         thread.start()
         threads.append(thread)
@@ -4551,12 +4633,19 @@ def _write_small(home, name, text):
     # atomicity, but skip the fsyncs that make jobs.json durable.
     path = os.path.join(home.path, name)
     tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)  # a full disk must not collect one temp file per tick
+        except OSError:
+            pass
+        raise _as_storage_error(exc, path) from None
 
 
 def _scan_and_claim(home, now, report):
@@ -4956,13 +5045,23 @@ def _advance(home, claim, now):
                             "kind": claim.kind}
 
 
-def _run_claim(home, claim):
-    """Run a claimed job and record it: running, run, document, job, row."""
+def _run_claim(home, claim, report=None):
+    """Run a claimed job and record it: running, run, document, job, row.
+
+    In a tick (*report* given) a storage error that stops the run's own
+    bookkeeping fails the tick (``housekeeping_error``) and leaves the row to
+    the next tick; the other runs go on.  Otherwise it is raised.
+    """
     runs = home._runs
     with runs.lock:
         runs.inflight += 1
     try:
         _run_claimed(home, claim)
+    except Exception as exc:
+        if report is None or not _storage_error(exc):
+            raise
+        claim.outcome = _Outcome("error", error=str(exc))
+        report.setdefault("housekeeping_error", redact(f"execution {claim.eid}: {exc}"))
     finally:
         with runs.lock:
             runs.inflight -= 1
@@ -5219,16 +5318,29 @@ def _run_now(home, ref, occurrence=None):
         current = _find_job(jobs, job["id"])
         current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
 
+    def release(jobs):
+        current = _find_job(jobs, job["id"])
+        if isinstance(current.get("fire_claim"), dict) and current["fire_claim"].get("by") == tag:
+            del current["fire_claim"]
+
+    taken = False
     try:
         busy = home._store.mutate(take, now)
         if busy is not None:
             raise BusyError("job is running now", f"{job['id']} (execution {busy})",
                             "wait for it to finish; see 'runs JOB'")
+        taken = True
         if instant is None:
             eid = ledger.claim([(job["id"], None)], source, now)[0]
         home._store.mutate(bind, now)
     except BaseException:
-        # Nothing ran: give the claim back, so a retry can still run the occurrence.
+        # Nothing ran: give the claims back, so a retry can still run the
+        # occurrence and the job does not look "running now" until its TTL.
+        if taken:
+            try:
+                home._store.mutate(release, now)
+            except (HermesCronError, OSError):
+                pass  # the store refuses writes: the claim expires; the first error says why
         if eid is not None:
             ledger.retract(eid)
         raise
@@ -6475,6 +6587,10 @@ def main(argv=None):
         return 130
     except BrokenPipeError:  # python -m hermes_cron list | head
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILURE
+    except OSError as exc:  # e.g. a lock file on a read-only home: name it, no traceback
+        path = exc.filename or getattr(args, "home", None) or _home_path(os.environ)
+        print(f"{_PROG}: error: {_as_storage_error(exc, os.fspath(path))}", file=sys.stderr)
         return EXIT_FAILURE
     except Exception as exc:
         if not type(exc).__module__.startswith("sqlite3"):

@@ -7283,6 +7283,203 @@ def test_fault_after_a_forward_clock_excursion_jobs_come_back_at_once(tmp_path, 
                                            "doctor").stdout
 
 
+# A full disk, a read-only home and a file-size limit: every command that
+# writes ends in one line naming the file and the cause (exit 1), with the
+# store as it was; a tick loses at most the bookkeeping of the run that hit it.
+
+_FSIZE_CLI = textwrap.dedent("""
+    import resource, sys
+    sys.path.insert(0, sys.argv[1])
+    import hermes_cron as hc
+    limit = int(sys.argv[2])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # Python ignores SIGXFSZ: EFBIG
+    sys.exit(hc.main(sys.argv[3:]))
+""")
+
+_STORAGE_WRITES = [("tick",), ("add", "@daily", "p", "--name", "x"), ("edit", "j", "--name", "k"),
+                   ("pause", "j"), ("run", "j"), ("notepad", "j", "set", "k", "v2")]
+
+
+def _storage_cli(env, home, now, limit, *argv):
+    """The CLI on *home* in a child whose files may not grow past *limit* bytes."""
+    return subprocess.run([sys.executable, "-c", _FSIZE_CLI, HERE, str(limit), "--home", home,
+                           *argv], env=dict(env, HERMES_CRON_NOW=now), capture_output=True,
+                          text=True, timeout=30)
+
+
+def _storage_home(tmp_path, env, script="echo hello\n"):
+    """A home with a run in its ledger and a note in its notepad; return (home, job id)."""
+    home, job_id = _crash_job(tmp_path, env, script)
+    for argv in (("run", "j"), ("notepad", "j", "set", "k", "v")):
+        assert _crash_cli(env, home, _CRASH_T0, *argv).returncode == 0
+    return home, job_id
+
+
+def _storage_snapshot(home):
+    """The bytes of jobs.json and every database of *home*."""
+    return {name: open(os.path.join(home, name), "rb").read() for name in sorted(os.listdir(home))
+            if name == "jobs.json" or name.endswith(".db")}
+
+
+def _storage_temps(home):
+    return [os.path.join(d, n) for d, _, names in os.walk(home) for n in names
+            if n.endswith(".tmp")]
+
+
+def _storage_one_line(r, *parts):
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("hermes_cron: error: "), \
+        r.stderr
+    for part in parts:
+        assert part in r.stderr, (part, r.stderr)
+
+
+def _tmpfs(path, size):
+    """Mount a tmpfs of *size* at *path*, or skip the test where mounting is not allowed."""
+    os.makedirs(path)
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip()}")
+
+
+def _umount(path):
+    subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+@pytest.mark.slow
+def test_fault_a_file_size_limit_fails_every_write_in_one_line(tmp_path, env):
+    home, _ = _storage_home(tmp_path, env)
+    before = _storage_snapshot(home)
+    for argv in _STORAGE_WRITES:
+        r = _storage_cli(env, home, _CRASH_SLOT, 0, *argv)
+        file = "notepad.db" if argv[0] == "notepad" else "jobs.json"
+        _storage_one_line(r, f"cannot write {file} (", os.path.join(home, file))
+        assert "ulimit -f" in r.stderr
+        assert _storage_snapshot(home) == before, argv
+        assert _storage_temps(home) == [], argv
+    assert [row[1] for row in _crash_rows(home)] == ["completed"]
+    assert _crash_cli(env, home, _CRASH_SLOT, "tick").returncode == 0  # once the limit is gone
+
+
+@pytest.mark.slow
+def test_fault_a_failed_ledger_claim_gives_the_job_back(tmp_path, env):
+    # jobs.json fits under the limit, executions.db does not: the job's claim
+    # is taken back, so the job does not look "running now" for five minutes.
+    home, _ = _storage_home(tmp_path, env)
+    r = _storage_cli(env, home, _CRASH_SLOT, 16384, "run", "j")
+    _storage_one_line(r, "cannot write executions.db (", os.path.join(home, "executions.db"))
+    assert "fire_claim" not in _crash_jobs(home)[0]
+    assert [row[1] for row in _crash_rows(home)] == ["completed"]
+    r = _crash_cli(env, home, _CRASH_SLOT, "run", "j")
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.slow
+def test_fault_a_read_only_home_fails_every_write_in_one_line(tmp_path, env):
+    mnt = tmp_path / "ro"
+    _tmpfs(mnt, "4m")
+    try:
+        home, _ = _storage_home(mnt, env)
+        before = _storage_snapshot(home)
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+        for argv in _STORAGE_WRITES:
+            r = _crash_cli(env, home, _CRASH_SLOT, *argv)
+            _storage_one_line(r, "(Read-only file system): ", home, "read-write")
+        assert _storage_snapshot(home) == before
+        r = _crash_cli(env, home, _CRASH_SLOT, "runs")  # reading never writes: still fine
+        assert r.returncode == 0 and " completed " in r.stdout, r.stderr
+    finally:
+        _umount(mnt)
+
+
+@pytest.mark.slow
+def test_fault_a_write_that_fails_in_a_run_costs_only_that_run(tmp_path, env):
+    # a: a clean run; b: its delivery file is at the size limit; c: its
+    # output document is over it.  Every row is finished, what can be
+    # delivered is, and no temp file is left.
+    env = dict(env, HERMES_CRON_MAX_PARALLEL="3")
+    limit = 256 * 1024
+    for name, body in (("a", "echo hello\n"), ("b", "echo hello\n"),
+                       ("c", "head -c 400000 /dev/zero | tr '\\0' x\n")):
+        home, _ = _crash_job(tmp_path, env, body, name=name)
+        r = _crash_cli(env, home, _CRASH_T0, "edit", name, "--deliver",
+                       f"file:{tmp_path / name}.log")
+        assert r.returncode == 0, r.stderr
+    with open(tmp_path / "b.log", "wb") as f:
+        f.truncate(limit)
+    r = _storage_cli(env, home, _CRASH_SLOT, limit, "tick")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    jobs = {j["name"]: j for j in _crash_jobs(home)}
+    names = {j["id"]: name for name, j in jobs.items()}
+    conn = sqlite3.connect(os.path.join(home, "executions.db"))
+    result = {names[job_id]: (status, outcome) for job_id, status, outcome in conn.execute(
+        "SELECT job_id, status, delivery_outcome FROM executions")}
+    conn.close()
+    assert result == {"a": ("completed", "delivered"), "b": ("completed", "failed"),
+                      "c": ("failed", "delivered")}
+    (error,) = [row[3] for row in _crash_rows(home) if row[1] == "failed"]
+    assert "could not write the output document: cannot write 2026-03-06_12-05-00.md " \
+           "(File too large): " in error and os.path.join(home, "output") in error
+    assert f"cannot append to {tmp_path / 'b.log'}: File too large" in \
+        jobs["b"]["last_delivery_error"]
+    assert (tmp_path / "a.log").read_text().count("--- ") == 1
+    assert "could not write the output document" in (tmp_path / "c.log").read_text()
+    assert [jobs[n]["last_status"] for n in "abc"] == ["ok", "delivery_failed", "error"]
+    assert all("fire_claim" not in j for j in jobs.values())
+    assert _storage_temps(home) == []
+
+
+_FILL_WHEN_OTHERS_DONE = textwrap.dedent("""\
+    python3 - "$HERMES_CRON_HOME" <<'EOF'
+    import os, sys, time
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # a and b are on record: fill the disk under c's run
+        with open(os.path.join(sys.argv[1], "jobs.json")) as f:
+            if f.read().count('"last_status": "ok"') >= 2:
+                break
+        time.sleep(0.02)
+    with open(os.path.join(sys.argv[1], "..", "filler"), "wb") as f:
+        try:
+            while True:
+                f.write(b"x" * 65536)
+                f.flush()
+        except OSError:
+            pass
+    EOF
+    head -c 50000 /dev/zero | tr '\\0' x
+""")
+
+
+@pytest.mark.slow
+def test_fault_a_disk_that_fills_during_a_tick_costs_only_that_run(tmp_path, env):
+    mnt = tmp_path / "disk"
+    _tmpfs(mnt, "2m")
+    try:
+        env = dict(env, HERMES_CRON_MAX_PARALLEL="3")
+        for name in ("a", "b", "c"):
+            home, _ = _crash_job(mnt, env, _FILL_WHEN_OTHERS_DONE if name == "c" else
+                                 "echo hello\n", name=name)
+            r = _crash_cli(env, home, _CRASH_T0, "edit", name, "--deliver",
+                           f"file:{tmp_path / name}.log")
+            assert r.returncode == 0, r.stderr
+        r = _crash_cli(env, home, _CRASH_SLOT, "tick")
+        _storage_one_line(r, "No space left on device", home, "free space")
+        assert "database or disk is full" not in r.stdout
+        statuses = {row[4]: row[1] for row in _crash_rows(home)}
+        assert sorted(statuses.values()) == ["completed", "completed", "running"]
+        assert [(tmp_path / f"{n}.log").exists() for n in "abc"] == [True, True, False]
+        assert _storage_temps(home) == []
+        os.unlink(mnt / "filler")
+        r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")  # space again
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        assert sorted(row[1] for row in _crash_rows(home)) == ["completed", "completed",
+                                                                "unknown"]
+        assert all("fire_claim" not in j for j in _crash_jobs(home))
+    finally:
+        _umount(mnt)
+
+
 _CRASH_MID_BATCH = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, sys.argv[1])
