@@ -4451,10 +4451,18 @@ def _cron(expr):
     return cron
 
 
-def _next_slot(schedule, zone, after):
-    """The first slot of a recurring schedule strictly after *after*."""
+def _next_slot(schedule, zone, after, anchor=None):
+    """The first slot of a recurring schedule strictly after *after*.
+
+    Interval slots are anchored on a past slot *anchor* (anchor + k x the
+    interval), so a run that ends late never pushes the later ones; without
+    an anchor the first slot is *after* plus the interval.
+    """
     if schedule["kind"] == "interval":
-        return (after + timedelta(minutes=schedule["minutes"])).astimezone(zone)
+        step = timedelta(minutes=schedule["minutes"])
+        if anchor is None:
+            return (after + step).astimezone(zone)
+        return (anchor + step * ((after - anchor) // step + 1)).astimezone(zone)
     return _cron(schedule["expr"]).next_after(after, tz=zone)
 
 
@@ -4830,7 +4838,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
             # skipped (as systemd and Kubernetes' Forbid do), and says so.
             _skip(home, report, job, _instant(slot), "overlap",
                   f"still running execution {claim.get('execution_id')}", now)
-            job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
+            job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now, slot))
             return True
         _settle_claim(home, job, claim, claimed_rows)
         changed = True
@@ -4886,7 +4894,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
     if instant is not None and home._ledger.has_occurrence(job_id, instant):
         if kind == "once":
             return _retire(home, job, now, report, "it already completed", diagnostic=False)
-        job["next_run_at"] = _iso(_next_slot(schedule, zone, now))
+        job["next_run_at"] = _iso(_next_slot(schedule, zone, now, next_run))
         return True
     lateness = (now - next_run).total_seconds()
     late_kind = "late" if lateness > _LATE_AFTER else "on_time"
@@ -4908,7 +4916,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
     waited = (now - max(next_run, held)).total_seconds() if held is not None else lateness
     if not manual and waited > _grace(schedule, next_run, zone):
         latest = _latest_slot(schedule, zone, next_run, now)
-        following = _next_slot(schedule, zone, now)
+        following = _next_slot(schedule, zone, now, latest)
         if not settings["catch_up_missed"]:
             _skip(home, report, job, _instant(latest), "catch_up_disabled",
                   f"missed slot(s) from {_iso(next_run)} to {_iso(latest)}; catch_up_missed is "
@@ -5037,7 +5045,8 @@ def _advance(home, claim, now):
         repeat["completed"] = _count(repeat.get("completed")) + 1  # counted before it runs
         job["repeat"] = repeat
     elif claim.instant is not None or job.get("manual_run_at"):
-        job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now))
+        anchor = claim.slot if claim.instant is not None else None
+        job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now, anchor))
     job.pop("capacity_wait_since", None)
     job["pending_slot"] = {"scheduled_at": slot_text, "at": _iso(now), "by": _owner_tag()}
     job["last_dispatch"] = {"scheduled_at": slot_text, "dispatched_at": _iso(now),
@@ -5182,8 +5191,6 @@ def _apply_result(home, job, eid, result, now, manual):
     job["repeat"] = repeat
     if schedule.get("kind") == "once" or _once_done(job):
         job.update(enabled=False, state="completed", next_run_at=None)
-    elif schedule.get("kind") == "interval" and _job_is_runnable(job):
-        job["next_run_at"] = _iso(_next_slot(schedule, zone, now.astimezone(zone)))
     return True
 
 

@@ -4330,7 +4330,7 @@ def test_tick_honours_finite_repeat(home, clock, ok_script):
         "completed", {"times": 2, "completed": 2}, 2)
 
 
-def test_tick_anchors_intervals_on_the_finish_time(home, clock):
+def test_tick_anchors_intervals_on_their_slots(home, clock):
     def slow_agent(prompt, job):
         clock.advance(minutes=7)  # the run takes 7 minutes
         return "done"
@@ -4339,7 +4339,38 @@ def test_tick_anchors_intervals_on_the_finish_time(home, clock):
     job = home.add_job("every 30m", "p")
     clock.advance(minutes=30)
     home.tick()
-    assert home.job(job["id"])["next_run_at"] == "2026-03-06T13:07:00+00:00"
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T13:00:00+00:00"
+
+
+@pytest.mark.parametrize("every,hours,fires", [("every 30m", 4, 8), ("every 5m", 1, 12)])
+def test_tick_intervals_do_not_drift(home, clock, every, hours, fires):
+    # Each run ends a second after the minute; the next slot is the previous
+    # slot plus the interval, never the finish time plus the interval.
+    def agent(prompt, job):
+        clock.advance(seconds=61)
+        return "done"
+
+    home.runner = agent
+    job = home.add_job(every, "p")
+    start, count = clock.now, 0
+    while clock.now < start + timedelta(hours=hours, seconds=30):
+        clock.now = clock.now.replace(second=0) + timedelta(minutes=1)
+        count += len(home.tick()["dispatched"])
+    assert count == fires
+    slots = [r["scheduled_instant"] for r in reversed(home.runs(job["id"], 100))]
+    step = int(every.split()[1][:-1])
+    assert slots == [hc._iso(start + timedelta(minutes=step * (i + 1))) for i in range(fires)]
+
+
+def test_tick_interval_missed_slots_collapse_to_the_latest_and_keep_the_cadence(home, clock):
+    home.runner = lambda prompt, job: "done"
+    job = home.add_job("every 10m", "p")
+    clock.advance(minutes=47)  # the ticker was down: 12:10 ... 12:40 were missed
+    report = home.tick()
+    assert [d["kind"] for d in report["dispatched"]] == ["catch_up"]
+    assert [r["scheduled_instant"] for r in home.runs(job["id"])] == [
+        "2026-03-06T12:40:00+00:00"]
+    assert home.job(job["id"])["next_run_at"] == "2026-03-06T12:50:00+00:00"
 
 
 @pytest.mark.parametrize("edit,reason,skip", [
