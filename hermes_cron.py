@@ -2478,11 +2478,14 @@ class _Ledger:
     def owner_state(self, process_id, pid, started_at):
         """'alive' or 'dead' where it can be proven (this host, boot and pid
         namespace), else 'unknown' (another host or container, or no record)."""
-        rows = self._rows("SELECT hostname, boot_id, pid_namespace FROM cron_processes "
-                          "WHERE process_id=?", (process_id,))
+        rows = self._rows("SELECT hostname, boot_id, pid_namespace, started_at FROM "
+                          "cron_processes WHERE process_id=?", (process_id,))
         if not rows or pid is None:
             return "unknown"
-        owner, me = dict(rows[0], pid=pid, process_started_at=started_at), _identity()
+        known = rows[0].pop("started_at")
+        owner = dict(rows[0], pid=pid, process_started_at=started_at if started_at is not None
+                     else known)
+        me = _identity()
         if _provably_alive(owner, me):
             return "alive"
         return "dead" if _provably_dead(owner, me) else "unknown"
@@ -4837,7 +4840,8 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
             # No overlap: a slot that comes due while the job still runs is
             # skipped (as systemd and Kubernetes' Forbid do), and says so.
             _skip(home, report, job, _instant(slot), "overlap",
-                  f"still running execution {claim.get('execution_id')}", now)
+                  f"still running execution {claim.get('execution_id') or '(not recorded yet)'}",
+                  now)
             job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now, slot))
             return True
         _settle_claim(home, job, claim, claimed_rows)
@@ -4947,15 +4951,17 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
         return False
     if str(claim.get("by", "")).endswith(_identity()["process_id"]):
         return row is None or row["status"] in _ACTIVE
-    if row is not None:
+    owner = (row["process_id"], row["pid"], row["process_started_at"]) if row is not None \
+        else _claim_owner(claim)
+    if owner is not None:
         # On this host the owner itself answers, never the wall clock: an NTP
         # step or a resume must not expire a live run (or keep a dead one).
-        state = home._ledger.owner_state(row["process_id"], row["pid"],
-                                         row["process_started_at"])
+        state = home._ledger.owner_state(*owner)
         if state == "alive":
             return True
         if state == "dead":
-            home._ledger.mark_unknown(row, _UNKNOWN_ERROR, now)
+            if row is not None:
+                home._ledger.mark_unknown(row, _UNKNOWN_ERROR, now)
             return False
     # An owner on another host or in another container: its heartbeat's age
     # decides; an age below zero means our clock stepped back, not expiry.
@@ -4965,6 +4971,14 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     if row is not None:  # the owner stopped heartbeating: the TTL decides
         home._ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)
     return False
+
+
+def _claim_owner(claim):
+    """(process_id, pid, None) of the process a claim names in its ``by`` tag, or None."""
+    parts = str(claim.get("by", "")).rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit() and len(parts[2]) == 32:
+        return parts[2], int(parts[1]), None
+    return None
 
 
 def _settle_claim(home, job, claim, claimed_rows):

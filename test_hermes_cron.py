@@ -7511,6 +7511,61 @@ def test_fault_a_disk_that_fills_during_a_tick_costs_only_that_run(tmp_path, env
         _umount(mnt)
 
 
+_CRASH_EXTERNAL = textwrap.dedent("""
+    import os, signal, sys
+    sys.path.insert(0, sys.argv[1])
+    import hermes_cron as hc
+    where = sys.argv[3]
+    def die(*a, **k):
+        os.kill(os.getpid(), signal.SIGKILL)
+    if where == "after-claim":
+        hc._Ledger.start = die
+    elif where == "after-script":
+        hc._Ledger.finish = die
+    elif where == "after-ledger":
+        hc._apply_batch = die
+    elif where == "before-bind":
+        real = hc._JobStore.mutate
+        def mutate(self, change, now):
+            if change.__name__ == "bind":
+                die()
+            return real(self, change, now)
+        hc._JobStore.mutate = mutate
+    sys.exit(hc.main(["--home", sys.argv[2], "run", "j", "--occurrence", "auto"]))
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where,left", [("before-bind", "claimed"), ("after-claim", "claimed"),
+                                        ("after-script", "running"),
+                                        ("after-ledger", "completed")])
+def test_crash_around_an_external_run_never_fires_its_slot_again(tmp_path, env, where, left):
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n")
+    child = subprocess.run([sys.executable, "-c", _CRASH_EXTERNAL, HERE, home, where],
+                           env=dict(env, HERMES_CRON_NOW="2026-03-06T12:05:10+00:00"),
+                           capture_output=True, text=True, timeout=30)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    assert [row[:3] for row in _crash_rows(home)] == [(_CRASH_SLOT, left, "external")]
+    ran = _crash_runs(tmp_path)
+    assert ran == (1 if left in ("running", "completed") else 0)
+    # The tick inside the slot's grace: the dead run is settled, the slot is taken.
+    r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "no jobs due\n", "")
+    final = "completed" if left == "completed" else "unknown"
+    assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, final)]
+    job = _crash_jobs(home)[0]
+    assert "fire_claim" not in job and job["next_run_at"] == _CRASH_NEXT
+    assert job["last_status"] == ("ok" if final == "completed" else None)
+    # A second external fire of the same slot is refused, and runs nothing.
+    r = _crash_cli(env, home, "2026-03-06T12:06:30+00:00", "run", "j", "--occurrence",
+                   "2026-03-06T12:05:00+00:00")
+    assert r.returncode == 0 and "already" in r.stdout, r.stdout
+    assert _crash_runs(tmp_path) == ran
+    # The next slot fires as usual.
+    r = _crash_cli(env, home, _CRASH_NEXT, "tick")
+    assert r.stdout.endswith(" completed on_time\n"), r.stdout
+
+
 _CRASH_MID_BATCH = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, sys.argv[1])
