@@ -4897,9 +4897,14 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
     # external run (run --occurrence) is never fired again by the tick.
     if instant is not None and home._ledger.has_occurrence(job_id, instant):
         if kind == "once":
-            return _retire(home, job, now, report, "it already completed", diagnostic=False)
-        job["next_run_at"] = _iso(_next_slot(schedule, zone, now, next_run))
-        return True
+            return _retire(home, job, now, report, "it already was run", diagnostic=False)
+        # That slot is done; the ones after it still count: a run that came
+        # due meanwhile fires (or catches up, or is skipped) as usual.
+        following = _next_slot(schedule, zone, next_run, next_run)
+        job["next_run_at"] = _iso(following.astimezone(zone))
+        if following > now:
+            return True
+        next_run, instant, changed = following, _instant(following), True
     lateness = (now - next_run).total_seconds()
     late_kind = "late" if lateness > _LATE_AFTER else "on_time"
     if kind == "once":

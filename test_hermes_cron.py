@@ -7566,6 +7566,35 @@ def test_crash_around_an_external_run_never_fires_its_slot_again(tmp_path, env, 
     assert r.stdout.endswith(" completed on_time\n"), r.stdout
 
 
+@pytest.mark.slow
+def test_a_missed_catch_up_after_an_external_fire_is_not_lost(tmp_path, env):
+    # a and b every minute; a is fired externally at 10:01; the ticker comes
+    # back at 10:20:05: both catch up once, bound to 10:20.
+    home, a = _crash_job(tmp_path, env, "", schedule="* * * * *", name="a",
+                         now="2026-03-06T10:00:30+00:00")
+    home, b = _crash_job(tmp_path, env, "", schedule="* * * * *", name="b",
+                         now="2026-03-06T10:00:30+00:00")
+    r = _crash_cli(env, home, "2026-03-06T10:01:10+00:00", "run", "a", "--occurrence", "auto")
+    assert r.returncode == 0, r.stderr
+    r = _crash_cli(env, home, "2026-03-06T10:20:05+00:00", "tick")
+    assert r.returncode == 0
+    lines = sorted(r.stdout.splitlines())
+    assert [line.split()[0] + " " + line.split()[-1] for line in lines] == sorted(
+        [f"{a} catch_up", f"{b} catch_up"]), r.stdout
+    conn = sqlite3.connect(os.path.join(home, "executions.db"))
+    rows = conn.execute("SELECT job_id, scheduled_instant, source FROM executions "
+                        "ORDER BY job_id, scheduled_instant").fetchall()
+    conn.close()
+    assert sorted(rows) == sorted([(a, "2026-03-06T10:01:00+00:00", "external"),
+                                   (a, "2026-03-06T10:20:00+00:00", "builtin"),
+                                   (b, "2026-03-06T10:20:00+00:00", "builtin")])
+    assert {j["name"]: j["next_run_at"] for j in _crash_jobs(home)} == {
+        "a": "2026-03-06T10:21:00+00:00", "b": "2026-03-06T10:21:00+00:00"}
+    why = json.loads(_crash_cli(env, home, "2026-03-06T10:20:30+00:00", "why", "a",
+                                "--json").stdout)
+    assert why["verdict"] == "ran"
+
+
 _CRASH_MID_BATCH = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, sys.argv[1])
