@@ -4132,8 +4132,10 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
                        "scheduled_instant": instant, "status": "failed" if for_failure else "ok",
                        "content": content, "for_failure": bool(for_failure)},
                       separators=(",", ":"), ensure_ascii=not _utf8_ok(content)).encode("utf-8")
+    # The execution id doubles as an idempotency key: a receiver can drop a
+    # repeat of a message it already has.
     headers = {"Content-Type": "application/json",
-               "User-Agent": f"hermes_cron/{__version__}"}
+               "User-Agent": f"hermes_cron/{__version__}", "Idempotency-Key": eid}
     secret_env = home.settings.get("webhook_secret_env")
     if secret_env:
         secret = home.environ.get(secret_env)
@@ -4544,6 +4546,13 @@ def _tick(home, wait=True):
         raise
     finally:
         os.close(fd)  # the tick lock guards only scan-and-claim
+    missed = report.pop("missed", [])
+    if missed:  # outside the store lock: an alert may wait on a slow target
+        try:
+            _alert_missed(home, missed, now)
+        except Exception as exc:  # the jobs are retired and recorded; say the alert failed
+            report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: "
+                                           f"{exc}")
     threads = []
     for claim in claims:
         report["dispatched"].append(claim)
@@ -5040,17 +5049,38 @@ def _once_done(job):
 
 
 def _retire(home, job, now, report, why, diagnostic=True, skip_instant=None):
-    """Complete a one-shot that will not run; leave a diagnostic document."""
+    """Retire a one-shot that will not run.
+
+    One that ran already is ``completed``.  One that missed its time (the
+    *diagnostic* case) is visibly not a success: state ``error``, a
+    diagnostic document, a recorded skip, and (sent after the scan, outside
+    the store lock) an incident and a failure alert.
+    """
     job.update(enabled=False, state="completed", next_run_at=None)
     job.pop("pending_slot", None)
     if diagnostic:
         note = (f"one-shot retired without running: {why}; scheduled for "
                 f"{job.get('schedule', {}).get('run_at')}")
-        job["last_error"] = note
-        _write_output(home, job, "-", now, _Outcome("error", error=note,
-                                                    note="retired (run time outside grace)"))
+        job.update(state="error", last_status="error", last_error=note)
+        document = _write_output(home, job, "-", now, _Outcome(
+            "error", error=note, note="retired (run time outside grace)"))
         _skip(home, report, job, skip_instant, "oneshot_expired", note, now)
+        report.setdefault("missed", []).append((dict(job), note, document))
     return True
+
+
+def _alert_missed(home, missed, now):
+    """Open an incident and send a failure alert for each one-shot that missed its time."""
+    incidents, hours = home._incidents, home.settings["failure_repeat_alert_hours"]
+    for job, note, document in missed:
+        incident = incidents.record(job["id"], note, document, now)
+        if incidents.withhold(incident, now, hours):
+            continue
+        content = redact(f"Cron job '{job.get('name') or job['id']}' ({job['id']}) missed "
+                         f"its one-shot run and was retired:\n\n{note}")
+        delivery, _ = _deliver(home, job, os.urandom(16).hex(), None, content, True, now)
+        if delivery == "delivered":
+            incidents.alerted(incident["id"], now)
 
 
 def _advance(home, claim, now):
@@ -5440,6 +5470,8 @@ def _status(home):
         "next_due": {"job_id": upcoming[1].get("id"), "name": upcoming[1].get("name"),
                      "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
         "overdue": overdue,
+        "failed": [{"job_id": j.get("id"), "name": j.get("name"), "last_error": j.get("last_error")}
+                   for j in jobs if _job_state(j) == "error"],
     }
 
 
@@ -5572,7 +5604,10 @@ def _doctor_job(home, job, now, settings, find):
         find(job_id, "unrunnable", f"the job cannot run as stored: {reason}")
         return
     status = job.get("last_status")
-    if status == "error":
+    if state == "error" and str(job.get("last_error") or "").startswith("one-shot retired"):
+        find(job_id, "oneshot_missed", f"{job['last_error']} (remove it, or resume it with "
+                                       f"--at ISO to run it)")
+    elif status == "error":
         find(job_id, "last_run_failed", f"last run failed: {job.get('last_error') or '?'}")
     elif status == "blocked_config":
         find(job_id, "last_run_blocked", f"last run was blocked: {job.get('last_error') or '?'}")
@@ -6810,7 +6845,13 @@ def _cmd_run(home, args):
         print(_printable(f"{row['job_id']} {row['id']} {row['status']}"))
         if row["error"]:
             print(f"    {_printable(_one_line(row['error']))}")
-    return EXIT_OK if row["already"] or row["status"] == "completed" else EXIT_FAILURE
+    undelivered = not row["already"] and row.get("delivery_outcome") == "failed"
+    if undelivered and not args.json:
+        error = (home.job(row["job_id"]).get("last_delivery_error") or "delivery failed") \
+            if row["job_id"] in {j.get("id") for j in home.jobs()} else "delivery failed"
+        print(f"    {_printable(_one_line(error, 300))}")
+    return EXIT_OK if row["already"] or (row["status"] == "completed" and not undelivered) \
+        else EXIT_FAILURE
 
 
 def _cmd_runs(home, args):
@@ -6856,6 +6897,9 @@ def _cmd_status(home, args):
     for late in info["overdue"]:
         rows.append(("overdue", f"{late['job_id']} ({late['name']}) due {late['next_run_at']}, "
                                 f"{late['late_seconds']} s ago"))
+    for bad in info["failed"]:
+        rows.append(("failed", f"{bad['job_id']} ({bad['name']}): "
+                               f"{_one_line(bad['last_error'] or '?')}"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(_printable(f"{key.ljust(width)}  {value}"))

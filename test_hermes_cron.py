@@ -3964,6 +3964,7 @@ def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, _dl_clock, 
     assert headers["content-type"] == "application/json"
     expected = hmac.new(_dl_SECRET.encode(), raw, hashlib.sha256).hexdigest()
     assert headers["x-hermes-signature"] == f"sha256={expected}"
+    assert headers["idempotency-key"] == eid  # receivers can drop a repeat
     row = home.runs(job["id"])[0]
     assert (row["id"], row["status"], row["delivery_outcome"]) == (eid, "completed", "delivered")
     stored = home.job(job["id"])
@@ -4300,11 +4301,31 @@ def test_tick_retires_a_one_shot_past_its_grace(home, clock, ok_script):
     assert report["dispatched"] == [] and [s["reason"] for s in report["skipped"]] == [
         "oneshot_expired"]
     stored = home.job(job["id"])
-    assert (stored["state"], stored["enabled"], stored["next_run_at"]) == (
-        "completed", False, None)
+    # Missed is not a success: visibly failed, with an incident.
+    assert (stored["state"], stored["enabled"], stored["next_run_at"], stored["last_status"]) \
+        == ("error", False, None, "error")
     doc = only_output(home, job["id"])
     assert "one-shot retired without running: it was 180 s late (grace 120 s)" in doc
     assert home.runs() == []
+    (incident,) = home.incidents()
+    assert incident["error"].startswith("one-shot retired without running: it was 180 s late")
+    assert [(f["job_id"], f["code"]) for f in home.doctor()["findings"]
+            if f["code"] == "oneshot_missed"] == [(job["id"], "oneshot_missed")]
+    assert [f["job_id"] for f in home.status()["failed"]] == [job["id"]]
+    assert home.tick()["skipped"] == []  # retired once
+
+
+def test_a_missed_one_shot_alerts_its_failure_targets(home, clock, ok_script, tmp_path):
+    alerts = tmp_path / "alerts.log"
+    job = home.add_job("in 2m", "", script=ok_script, no_agent=True, name="once",
+                       failure_deliver=f"file:{alerts}")
+    clock.advance(minutes=8)  # the ticker was down for six minutes
+    home.tick()
+    text = alerts.read_text()
+    assert f"Cron job 'once' ({job['id']}) missed its one-shot run and was retired" in text
+    assert "it was 360 s late (grace 120 s)" in text
+    assert home.incidents()[0]["state"] == "alerted"
+    assert [j["state"] for j in home.jobs(include_all=True)] == ["error"]
 
 
 def test_tick_runs_a_one_shot_once(home, clock, ok_script):
@@ -7593,6 +7614,26 @@ def test_a_missed_catch_up_after_an_external_fire_is_not_lost(tmp_path, env):
     why = json.loads(_crash_cli(env, home, "2026-03-06T10:20:30+00:00", "why", "a",
                                 "--json").stdout)
     assert why["verdict"] == "ran"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("status", [500, 302])
+def test_run_exits_1_and_names_the_target_when_a_delivery_failed(tmp_path, env, status):
+    hook = _dl_Hook(status=status, body=b"nope")
+    try:
+        home, job_id = _crash_job(tmp_path, env, "echo hello\n")
+        r = _crash_cli(env, home, _CRASH_T0, "edit", "j", "--deliver", f"webhook:{hook.url}")
+        assert r.returncode == 0, r.stderr
+        r = _crash_cli(env, home, _CRASH_T0, "run", "j")
+    finally:
+        hook.close()
+    assert r.returncode == 1, r.stdout
+    first, second = r.stdout.splitlines()
+    assert first.startswith(f"{job_id} ") and first.endswith(" completed")
+    assert second == f"    delivery failed: webhook: HTTP {status} from {hook.url}: nope"
+    # Nothing to deliver is no failure.
+    r = _crash_cli(env, home, _CRASH_T0, "edit", "j", "--deliver", "local")
+    assert _crash_cli(env, home, _CRASH_T0, "run", "j").returncode == 0
 
 
 _CRASH_MID_BATCH = textwrap.dedent("""

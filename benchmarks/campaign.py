@@ -219,6 +219,33 @@ def log(msg):
     print(f"[campaign {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
+def db_query(path, sql):
+    """Rows of *sql* on the SQLite file *path*, never changing it.
+
+    Read-only; a hot journal (a writer failed or died mid-transaction) needs a
+    rollback a read-only connection cannot do, so the file and its journal are
+    copied aside and the copy is opened read-write (SQLite rolls it back there).
+    """
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            return conn.execute(sql).fetchall()
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc) or not os.path.exists(path + "-journal"):
+            raise
+    with tempfile.TemporaryDirectory(prefix="campaign-db-") as tmp:
+        copy = os.path.join(tmp, os.path.basename(path))
+        shutil.copyfile(path, copy)
+        shutil.copyfile(path + "-journal", copy + "-journal")
+        conn = sqlite3.connect(copy, timeout=30)
+        try:
+            return conn.execute(sql).fetchall()
+        finally:
+            conn.close()
+
+
 class HarnessError(Exception):
     """The campaign itself could not do a step (not a finding about hermes_cron)."""
 
@@ -531,12 +558,8 @@ class Trial:
         path = os.path.join(self.home, "executions.db")
         if not os.path.exists(path):
             return []
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-        try:
-            return conn.execute("SELECT id, job_id, status, scheduled_instant, source, error "
-                                "FROM executions ORDER BY claimed_at, rowid").fetchall()
-        finally:
-            conn.close()
+        return db_query(path, "SELECT id, job_id, status, scheduled_instant, source, error "
+                              "FROM executions ORDER BY claimed_at, rowid")
 
     def ran(self):
         """[(job_id, execution_id)] of every script start."""
@@ -579,11 +602,7 @@ class Trial:
                 if fn.endswith(".db"):
                     path = os.path.join(root, fn)
                     try:
-                        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-                        try:
-                            result = conn.execute("PRAGMA integrity_check").fetchall()
-                        finally:
-                            conn.close()
+                        result = db_query(path, "PRAGMA integrity_check")
                     except sqlite3.Error as exc:
                         result = [(f"cannot check: {exc}",)]
                     if result != [("ok",)]:
