@@ -3166,7 +3166,15 @@ _DELIVERY_SCHEMA = (
         created_at TEXT NOT NULL, finished_at TEXT, error TEXT)""",
     """CREATE TABLE IF NOT EXISTS delivery_tombstones(
         execution_id TEXT PRIMARY KEY, terminal_status TEXT NOT NULL, finished_at TEXT)""",
+    # Side table (the exact tables stay as upstream reads them): one row per
+    # failed send attempt of a delivery that may be retried.
+    """CREATE TABLE IF NOT EXISTS delivery_attempts(
+        execution_id TEXT NOT NULL, attempt INTEGER NOT NULL, at TEXT NOT NULL,
+        targets TEXT NOT NULL, error TEXT, next_try_at TEXT,
+        PRIMARY KEY (execution_id, attempt))""",
 )
+_DELIVERY_ATTEMPTS = 5
+_DELIVERY_BACKOFF = (120, 300, 600, 900)  # seconds before attempts 2-5: about 30 minutes
 _ABANDONED_PENDING = timedelta(minutes=5)
 _ABANDONED_DELIVERING = timedelta(hours=1)
 _MAX_TOMBSTONES = 100_000
@@ -3263,6 +3271,55 @@ class _Deliveries:
                 (status, now.isoformat(), redact(error) if error else None, summary, eid,
                  me["process_id"], me["pid"])).rowcount == 1
 
+    def attempts(self, eid):
+        """How many failed attempts of *eid* are on record (0 for a first send)."""
+        if not self.exists():
+            return 0
+        with self._lock:
+            row = self.connect().execute("SELECT max(attempt) FROM delivery_attempts WHERE "
+                                         "execution_id=?", (eid,)).fetchone()
+        return row[0] or 0
+
+    def record_attempt(self, eid, attempt, targets, error, next_try, now):
+        with self._lock:
+            self.connect().execute(
+                "INSERT OR REPLACE INTO delivery_attempts VALUES (?,?,?,?,?,?)",
+                (eid, attempt, now.isoformat(), ",".join(targets), redact(error) if error
+                 else None, next_try.isoformat() if next_try else None))
+
+    def defer(self, eid, targets, attempt, error, next_try, now):
+        """delivering -> pending with a retry time for *targets*; False if not ours."""
+        me = _identity()
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                if conn.execute(
+                        "UPDATE deliveries SET status='pending', error=? WHERE execution_id=? "
+                        "AND status='delivering' AND owner_process_id=? AND owner_pid=?",
+                        (redact(error), eid, me["process_id"], me["pid"])).rowcount != 1:
+                    return False
+                conn.execute("INSERT OR REPLACE INTO delivery_attempts VALUES (?,?,?,?,?,?)",
+                             (eid, attempt, now.isoformat(), ",".join(targets), redact(error),
+                              next_try.isoformat()))
+        return True
+
+    def due_retries(self, now):
+        """(execution id, targets) of deferred deliveries whose retry time has come."""
+        if not self.exists():
+            return []
+        with self._lock:
+            rows = self.connect().execute(
+                "SELECT a.execution_id, a.targets, a.next_try_at FROM delivery_attempts a "
+                "JOIN deliveries d ON d.execution_id = a.execution_id "
+                "WHERE d.status='pending' AND a.attempt = (SELECT max(attempt) FROM "
+                "delivery_attempts WHERE execution_id = a.execution_id)").fetchall()
+        due = []
+        for eid, targets, next_try in rows:
+            when = _parse_stored(next_try)
+            if when is not None and when <= now:
+                due.append((eid, _split_targets(targets)))
+        return due
+
     def settle_orphans(self, ledger, now):
         """Mark ``delivering`` rows of dead owners ``unknown``; return pending rows to send.
 
@@ -3275,8 +3332,9 @@ class _Deliveries:
         with self._lock:
             rows = self.connect().execute(
                 "SELECT execution_id, status, owner_process_id, owner_pid, owner_started_at, "
-                "created_at FROM deliveries WHERE status IN ('pending','delivering') "
-                "ORDER BY created_at, execution_id").fetchall()
+                "created_at FROM deliveries WHERE status IN ('pending','delivering') AND "
+                "(status='delivering' OR execution_id NOT IN (SELECT execution_id FROM "
+                "delivery_attempts)) ORDER BY created_at, execution_id").fetchall()
         ready = []
         for eid, status, owner, pid, started, created in rows:
             if owner == me["process_id"]:
@@ -3314,7 +3372,13 @@ class _Deliveries:
         if eid:
             where.append("execution_id=?")
             params.append(eid)
-        sql = "SELECT * FROM deliveries" + (" WHERE " + " AND ".join(where) if where else "")
+        # With each row: its failed attempts so far and when it is tried next.
+        sql = ("SELECT d.*, max((SELECT count(*) FROM delivery_attempts a WHERE "
+               "a.execution_id = d.execution_id), d.status IN ('delivered','failed')) AS "
+               "attempts, (SELECT next_try_at FROM delivery_attempts a WHERE "
+               "a.execution_id = d.execution_id AND d.status = 'pending' ORDER BY attempt DESC "
+               "LIMIT 1) AS next_try_at FROM deliveries d"
+               + (" WHERE " + " AND ".join(where) if where else ""))
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         with self._lock:
             conn = self._conn or _read_only(self.path)
@@ -3789,7 +3853,15 @@ def _assemble_prompt(home, job, script_block=""):
 # --- 12.2 Agent runners ---------------------------------------------------------
 
 class _RunFailed(Exception):
-    """A runner's failure, carrying the (already redacted) error text."""
+    """A runner's failure, carrying the (already redacted) error text.
+
+    *unsent* marks a delivery that provably never reached its receiver
+    (refused connection, unknown host, HTTP 429/503, SMTP 4xx): safe to retry.
+    """
+
+    def __init__(self, message, unsent=False):
+        super().__init__(message)
+        self.unsent = unsent
 
 
 def _agent_runner(home, job, eid):
@@ -3963,8 +4035,12 @@ def _failure_content(job, outcome, when):
 
 
 def _send(home, job, eid, instant, content, for_failure, targets):
-    """Send *content* to every target; return the failures as ``target: error`` texts."""
-    errors = []
+    """Send *content* to every target.
+
+    Return the failures as ``target: error`` texts, and the targets that
+    provably never received it (they may be tried again).
+    """
+    errors, unsent = [], []
     for target in targets:
         if not _real_target(target):
             continue
@@ -3972,9 +4048,11 @@ def _send(home, job, eid, instant, content, for_failure, targets):
             _send_one(home, job, eid, instant, content, for_failure, target)
         except _RunFailed as exc:
             errors.append(f"{target.partition(':')[0]}: {exc}")
+            if exc.unsent:
+                unsent.append(target)
         except Exception as exc:  # a sender bug is a failed delivery, not a lost run
             errors.append(f"{target.partition(':')[0]}: {type(exc).__name__}: {exc}")
-    return errors
+    return errors, unsent
 
 
 def _send_one(home, job, eid, instant, content, for_failure, target):
@@ -4159,14 +4237,16 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
                     r.read(1024)
             except urllib.error.HTTPError as exc:
                 excerpt = _one_line(exc.read(300).decode("utf-8", "replace"), 200)
+                # 429 and 503 say the message was not taken: it may be sent again.
                 raise _RunFailed(redact(f"HTTP {exc.code} from {_redact_url(url)}: "
-                                        f"{excerpt}")) from None
+                                        f"{excerpt}"), unsent=exc.code in (429, 503)) from None
     except (socket.timeout, TimeoutError):
         raise _RunFailed(f"timed out after {_SEND_TIMEOUT} s posting to {_redact_url(url)}") \
             from None
     except (urllib.error.URLError, OSError) as exc:
-        raise _RunFailed(redact(f"cannot reach {_redact_url(url)}: "
-                                f"{getattr(exc, 'reason', exc)}")) from None
+        reason = getattr(exc, "reason", exc)
+        raise _RunFailed(redact(f"cannot reach {_redact_url(url)}: {reason}"),
+                         unsent=_never_connected(reason)) from None
 
 
 def _send_email(home, job, eid, content, for_failure, address):
@@ -4203,7 +4283,21 @@ def _send_email(home, job, eid, content, for_failure, address):
                 client.login(smtp["user"], password or "")
             client.send_message(message)
     except (smtplib.SMTPException, OSError) as exc:
-        raise _RunFailed(redact(f"SMTP to {smtp['host']} failed: {exc}")) from None
+        code = getattr(exc, "smtp_code", None)
+        if isinstance(exc, smtplib.SMTPRecipientsRefused):
+            codes = [c for c, _ in exc.recipients.values()]
+            code = min(codes) if codes else None
+        unsent = _never_connected(exc) or isinstance(exc, smtplib.SMTPConnectError) or (
+            isinstance(code, int) and 400 <= code < 500)  # 4xx: try again later
+        raise _RunFailed(redact(f"SMTP to {smtp['host']} failed: {exc}"), unsent=unsent) \
+            from None
+
+
+def _never_connected(reason):
+    """True for errors that prove no byte reached the peer (refused, unknown host)."""
+    import socket
+
+    return isinstance(reason, (ConnectionRefusedError, socket.gaierror))
 
 
 def _deliver(home, job, eid, instant, content, for_failure, now):
@@ -4223,17 +4317,36 @@ def _send_queued(home, eid, job, content, for_failure, instant, targets, owner=N
     home._ledger.register(home.now())
     if not queue.claim(eid, owner):
         return "failed", "the delivery was claimed by another process"
-    errors = _send(home, job, eid, instant, content, for_failure, targets)
+    errors, unsent = _send(home, job, eid, instant, content, for_failure, targets)
     error = ("delivery failed: " + "; ".join(errors)) if errors else None
-    queue.finish(eid, job, "failed" if error else "delivered", error, home.now())
+    now = home.now()
+    attempt = queue.attempts(eid) + 1
+    if unsent and attempt < _DELIVERY_ATTEMPTS:
+        # Nothing reached those receivers: they get the message again later
+        # (the targets that took it, and those that failed otherwise, not).
+        retry = now + timedelta(seconds=_DELIVERY_BACKOFF[attempt - 1])
+        error += (f"; retrying {', '.join(t.partition(':')[0] for t in unsent)} after "
+                  f"{_iso(retry)} (attempt {attempt} of {_DELIVERY_ATTEMPTS})")
+        if queue.defer(eid, unsent, attempt, error, retry, now):
+            return "failed", error
+    elif attempt > 1:
+        queue.record_attempt(eid, attempt, targets, error, None, now)
+    queue.finish(eid, job, "failed" if error else "delivered", error, now)
     return ("failed" if error else "delivered"), error
 
 
 def _drain(home, now):
-    """Send pending deliveries left by processes that died before sending them."""
+    """Send pending deliveries left by dead processes, and retries that are due."""
     import json
 
     queue = home._deliveries
+    for eid, targets in queue.due_retries(now):
+        row = queue.row(eid)
+        if row is None or row["status"] != "pending":
+            continue
+        job = json.loads(row["job_json"])
+        _send_queued(home, eid, job, row["content"], row["for_failure"],
+                     job.get("_scheduled_instant"), [t for t in targets if _real_target(t)])
     for eid, owner in queue.settle_orphans(home._ledger, now):
         row = queue.row(eid)
         if row is None or row["status"] != "pending":
@@ -7009,8 +7122,10 @@ def _cmd_deliveries(home, args):
         except ValueError:
             job = {}
         kind = " failure-alert" if row["for_failure"] else ""
+        tries = (f" attempts={row['attempts']}" if row.get("attempts") else "") + (
+            f" next_try={row['next_try_at']}" if row.get("next_try_at") else "")
         print(_printable(f"{row['execution_id']} {row['status']} job={job.get('id')} "
-                         f"targets={job.get('deliver')}{kind} {row['created_at']}"))
+                         f"targets={job.get('deliver')}{kind} {row['created_at']}{tries}"))
         if row["error"]:
             print(f"    {_printable(_one_line(row['error']))}")
 

@@ -4026,7 +4026,62 @@ def test_dl_webhook_unreachable_fails_fast_and_clearly(_dl_home):
     assert stored["last_status"] == "delivery_failed"
     assert stored["last_delivery_error"].startswith("delivery failed: webhook: cannot reach "
                                                     "http://127.0.0.1:"), stored
-    assert home.deliveries()[0]["status"] == "failed"
+    # Refused: provably never received, so it is tried again later.
+    assert stored["last_delivery_error"].endswith(
+        "; retrying webhook after 2026-03-06T12:02:00+00:00 (attempt 1 of 5)"), stored
+    [queued] = home.deliveries()
+    assert (queued["status"], queued["attempts"], queued["next_try_at"]) == (
+        "pending", 1, "2026-03-06T12:02:00+00:00")
+
+
+def _dl_tick_at(home, clock, when):
+    clock.now = hc.parse_iso(when)
+    return home.tick()
+
+
+def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, _dl_clock,
+                                                                   _dl_hooks):
+    home, hook = _dl_home, _dl_hooks(status=503, body=b"busy")
+    job = _dl_job(home, f"webhook:{hook.url}")
+    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    eid = fired["execution_id"]
+    [queued] = home.deliveries()
+    assert (queued["status"], queued["attempts"], queued["next_try_at"]) == (
+        "pending", 1, "2026-03-06T12:07:00+00:00")
+    _dl_tick_at(home, _dl_clock, "2026-03-06T12:06:00+00:00")  # not due yet
+    assert len(hook.requests) == 1
+    hook.status = 200
+    _dl_tick_at(home, _dl_clock, "2026-03-06T12:10:30+00:00")
+    keys = [r["headers"].get("Idempotency-Key") for r in hook.requests]
+    assert keys[:2] == [eid, eid] and keys.count(eid) == 2  # the retry has the same key
+    [queued] = [d for d in home.deliveries() if d["execution_id"] == eid]
+    assert (queued["status"], queued["attempts"], queued["next_try_at"]) == ("delivered", 2,
+                                                                             None)
+    assert hook.count(eid) == 2 and len(hook.requests) == 3  # 503, 200, and 12:10's own run
+
+
+def test_dl_a_retried_delivery_gives_up_after_five_attempts(_dl_home, _dl_clock, _dl_hooks):
+    home, hook = _dl_home, _dl_hooks(status=429, body=b"slow down")
+    job = _dl_job(home, f"webhook:{hook.url}", name="once")
+    home.edit_job(job["id"], schedule="2026-03-06T12:05:00+00:00")
+    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    eid = fired["execution_id"]
+    for when in ("12:07:10", "12:12:10", "12:22:10", "12:37:10", "12:59:00"):
+        _dl_tick_at(home, _dl_clock, f"2026-03-06T{when}+00:00")
+    assert hook.count(eid) == 5  # the first send and four retries, over about 30 minutes
+    [queued] = home.deliveries()
+    assert (queued["status"], queued["attempts"], queued["next_try_at"]) == ("failed", 5, None)
+    assert queued["error"].startswith("delivery failed: webhook: HTTP 429 from ")
+
+
+def test_dl_a_delivery_that_may_have_arrived_is_never_retried(_dl_home, _dl_clock, _dl_hooks):
+    home, hook = _dl_home, _dl_hooks(status=500, body=b"oops")
+    job = _dl_job(home, f"webhook:{hook.url}")
+    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    _dl_tick_at(home, _dl_clock, "2026-03-06T12:09:30+00:00")
+    assert hook.count(fired["execution_id"]) == 1
+    [queued] = home.deliveries()
+    assert (queued["status"], queued["attempts"]) == ("failed", 1)
 
 
 @pytest.mark.parametrize("body", ["true\n", "echo '[SILENT]'\n"], ids=["empty", "marker"])

@@ -8,6 +8,7 @@ Run from the repo root:
     python benchmarks/campaign.py --trials 60      # more SIGKILL trials (others scale with it)
     python benchmarks/campaign.py --seed 7 --json  # one JSON object on stdout
     python benchmarks/campaign.py --seed 7 --only tick-kill:3 --keep -v   # one trial again
+    python benchmarks/campaign.py --self-test      # the checker sees every injected violation
 
 Every step is a real child process (`python -m hermes_cron --home H ...`,
 cwd and PYTHONPATH the repo root, bytecode caching on: PYTHONDONTWRITEBYTECODE
@@ -1060,6 +1061,72 @@ class Campaign:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+def self_test(camp):
+    """Inject each violation into a healthy home and require the checker to name it."""
+    import urllib.request
+
+    def post(eid):
+        req = urllib.request.Request(camp.webhook.url, method="POST",
+                                     data=json.dumps({"execution_id": eid}).encode())
+        urllib.request.build_opener(urllib.request.ProxyHandler({})).open(req, timeout=10).read()
+
+    def edit_jobs(t, change):
+        with open(os.path.join(t.home, "jobs.json"), "rb") as f:
+            doc = json.loads(f.read())
+        change(doc["jobs"])
+        with open(os.path.join(t.home, "jobs.json"), "w") as f:
+            json.dump(doc, f)
+
+    def sql(t, statement):
+        conn = sqlite3.connect(os.path.join(t.home, "executions.db"))
+        with conn:
+            conn.execute(statement)
+        conn.close()
+
+    def traceback_child(t):
+        child = t.popen(t.now(), ["--version"])
+        child.wait()
+        with open(child.err_path, "w") as f:
+            f.write("Traceback (most recent call last):\n  ...\nValueError: x\n")
+        t.finished(child)
+
+    injections = {
+        "a": lambda t: sql(t, "INSERT INTO executions(id, job_id, source, process_id, pid, status, "
+                              "claimed_at, scheduled_instant) SELECT 'x' || id, job_id, source, "
+                              "process_id, pid, 'failed', claimed_at, scheduled_instant "
+                              "FROM executions LIMIT 1"),
+        "a ": lambda t: open(os.path.join(t.dir, "ran.log"), "a").write(
+            " ".join(t.ran()[0]) + " 1\n"),
+        "b": lambda t: sql(t, "UPDATE executions SET status='running' WHERE rowid=1"),
+        "c": lambda t: edit_jobs(t, lambda jobs: jobs.pop()),
+        "c ": lambda t: open(os.path.join(t.home, "jobs.json"), "a").write("{"),
+        "d": lambda t: (post(t.rows()[0][0]), post(t.rows()[0][0])),
+        "e": lambda t: os.close(os.open(os.path.join(t.home, "output", "x.tmp"),
+                                        os.O_CREAT | os.O_WRONLY, 0o600)),
+        "f": lambda t: edit_jobs(t, lambda jobs: jobs[0].update(state="paused", enabled=False)),
+        "g": lambda t: os.chmod(os.path.join(t.home, "jobs.json"), 0o644),
+        "h": traceback_child,
+    }
+    failures = []
+    for i, (letter, inject) in enumerate(injections.items(), 1):
+        t = Trial(camp, "self-test", i)
+        t.from_template("basic")
+        t.cli(t.now(), "tick")
+        t.check()
+        if t.violations:
+            failures.append(f"healthy home flagged: {t.violations}")
+        t.violations = []
+        inject(t)
+        t.check()
+        found = sorted({c for c, _ in t.violations})
+        ok = found == [letter.strip()]
+        print(f"self-test ({letter.strip()}): {'ok' if ok else 'FAILED'}  {t.violations[:2]}")
+        if not ok:
+            failures.append(f"({letter.strip()}) injected, checker found {found}")
+        shutil.rmtree(t.dir, ignore_errors=True)
+    return failures
+
+
 def plan(args):
     n = args.trials if args.trials is not None else (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
     out = []
@@ -1090,9 +1157,19 @@ def main(argv=None):
     ap.add_argument("--only", help="SCENARIO[:TRIAL],... (replay a trial with the same --seed)")
     ap.add_argument("--keep", action="store_true", help="keep the temp dirs")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every step")
+    ap.add_argument("--self-test", action="store_true",
+                    help="inject each violation into a healthy home; the checker must see it")
     args = ap.parse_args(argv)
 
     camp = Campaign(args)
+    if args.self_test:
+        try:
+            failures = self_test(camp)
+        finally:
+            camp.cleanup(args.keep)
+        for f in failures:
+            print(f"SELF-TEST FAILURE: {f}")
+        return 1 if failures else 0
     started = time.monotonic()
     results = []
     try:
