@@ -2002,14 +2002,33 @@ class _JobStore:
         return result
 
     def _sweep_temps(self):
-        # Writers only create temp files while holding the lock we now hold,
-        # so any that exist were left by a process that died mid-save.
+        # Store writers only create temp files while holding the lock we now
+        # hold, so any that exist were left by a process that died mid-save.
+        # The small files (heartbeat, due summary) name their writer's pid:
+        # theirs go once that process is gone.
         for name in os.listdir(self.home):
             if name.startswith(_TEMP_PREFIX) and name.endswith(_TEMP_SUFFIX):
+                stale = True
+            elif name.endswith(".tmp") and name.count(".") >= 2:
+                pid = name.rsplit(".", 2)[1]
+                stale = pid.isdigit() and int(pid) != os.getpid() and not _pid_alive(int(pid))
+            else:
+                continue
+            if stale:
                 try:
                     os.unlink(os.path.join(self.home, name))
                 except OSError:
                     pass
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass  # it exists, but is not ours to signal
+    return True
 
 
 def _due_epoch(jobs):
@@ -4524,6 +4543,17 @@ def _read_head(path):
 
 
 def _prune_outputs(directory, keep):
+    # Temp files of writers killed mid-write: a document is written in
+    # milliseconds, so one older than a minute is nobody's any more.
+    cutoff = time.time() - 60
+    for name in os.listdir(directory):
+        if name.startswith(".output_") and name.endswith(".tmp"):
+            path = os.path.join(directory, name)
+            try:
+                if os.stat(path).st_mtime < cutoff:
+                    os.unlink(path)
+            except OSError:
+                pass
     if keep <= 0:
         return
     for name in _list_outputs(directory)[:-keep]:
@@ -6770,11 +6800,14 @@ def main(argv=None):
         if not type(exc).__module__.startswith("sqlite3"):
             raise
         # A damaged or unreadable database is an operator's problem, not a crash.
+        fix = ("another process holds a database of the home (a backup or a long query?); "
+               "retry once it lets go" if "locked" in str(exc) or "busy" in str(exc) else
+               "check the permissions and the disk; if a .db file is damaged, move it away "
+               "(hermes_cron never overwrites it)")
         print(f"{_PROG}: error: a database of the cron home cannot be used "
               f"({_printable(exc)}): "
-              f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: check the "
-              f"permissions and the disk; if a .db file is damaged, move it away "
-              f"(hermes_cron never overwrites it)", file=sys.stderr)
+              f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: {fix}",
+              file=sys.stderr)
         return EXIT_FAILURE
 
 

@@ -7182,6 +7182,7 @@ def test_fault_a_locked_ledger_fails_the_tick_and_pauses_nothing(tmp_path, env):
         holder.stdout.close()
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "database is locked" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert r.stderr.rstrip().endswith("retry once it lets go") and "move it" not in r.stderr
     job = _crash_jobs(home)[0]
     assert (job["enabled"], job["state"], job.get("paused_reason")) == (True, "scheduled", None)
     assert job["next_run_at"] == "2026-03-06T12:07:00+00:00"  # still due
@@ -7689,6 +7690,34 @@ def test_run_exits_1_and_names_the_target_when_a_delivery_failed(tmp_path, env, 
     # Nothing to deliver is no failure.
     r = _crash_cli(env, home, _CRASH_T0, "edit", "j", "--deliver", "local")
     assert _crash_cli(env, home, _CRASH_T0, "run", "j").returncode == 0
+
+
+_CRASH_AT_RENAME = textwrap.dedent("""
+    import os, signal, sys
+    sys.path.insert(0, sys.argv[1])
+    import hermes_cron as hc
+    real = os.replace
+    def replace(src, dst):
+        if dst.endswith(sys.argv[3]):  # the temp file is written, not yet renamed
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(src, dst)
+    os.replace = replace
+    sys.exit(hc.main(["--home", sys.argv[2], "tick"]))
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [".jobs.due", "ticker_heartbeat", "jobs.json"])
+def test_crash_at_a_rename_leaves_no_temp_file_behind(tmp_path, env, name):
+    home, job_id = _crash_job(tmp_path, env, "echo hi\n", schedule="* * * * *")
+    child = subprocess.run([sys.executable, "-c", _CRASH_AT_RENAME, HERE, home, name],
+                           env=dict(env, HERMES_CRON_NOW="2026-03-06T12:01:10+00:00"),
+                           capture_output=True, text=True, timeout=30)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    assert any(n.endswith(".tmp") for n in os.listdir(home))
+    r = _crash_cli(env, home, "2026-03-06T12:02:10+00:00", "tick")
+    assert r.returncode == 0, r.stderr
+    assert [n for n in os.listdir(home) if n.endswith(".tmp")] == []
 
 
 _CRASH_MID_BATCH = textwrap.dedent("""
