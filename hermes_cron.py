@@ -226,6 +226,52 @@ def _one_line(text, width=200):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+# The "script exited with code N:" style head a runner puts before a child's
+# stderr: kept in a summary, which then shows the stderr's last lines.
+_EXIT_PREFIX = r"([^\n:]{0,60}\bexited with code -?\d+):[ \t]*(?=\S)"
+# A line that reads as the failure itself, not as the noise printed after it.
+_ERROR_WORDS = r"(?i)error|exception|fatal|fail|panic|critical|denied|refused|abort"
+
+
+def _error_summary(text, width=200):
+    """One line for an error text: its last meaningful line(s), cut to *width*.
+
+    A child's stderr puts the cause last (a traceback's ``ValueError: ...``,
+    a script's ``FATAL ...``), so a multi-line error is summed up by its last
+    line with letters or digits in it, starting earlier when one of the last
+    few lines reads as an error and the lines after it do not.  A leading
+    ``script exited with code N:`` is kept.  A one-line error reads as
+    :func:`_one_line` gives it.
+    """
+    import re  # re caches the compiled patterns
+
+    text = str(text)
+    match = re.match(_EXIT_PREFIX, text)
+    head, body = (match.group(1) + ": ", text[match.end():]) if match else ("", text)
+    lines = [line.rstrip() for line in body.splitlines() if any(c.isalnum() for c in line)]
+    if len(lines) > 1:
+        start = len(lines) - 1
+        if not re.search(_ERROR_WORDS, lines[start]):
+            # Indented lines are a traceback's frames: where it failed, not why.
+            start = next((i for i in range(start - 1, max(start - 5, -1), -1)
+                          if not lines[i][:1].isspace() and re.search(_ERROR_WORDS, lines[i])),
+                         start)
+        text = head + " | ".join(line.strip() for line in lines[start:])
+    return _one_line(text, width)
+
+
+def _keep_tail(text, cap):
+    """*text* cut to *cap* characters keeping its head and its tail.
+
+    Where an error ends in what caused it, a plain ``[:cap]`` would keep the
+    noise and drop the cause; the head still says what failed.
+    """
+    if len(text) <= cap:
+        return text
+    head = min(150, cap // 3)
+    return text[:head] + " ... " + text[len(text) - (cap - head - 5):]
+
+
 def _show(value):
     """Render an offending value for an error message."""
     if isinstance(value, str):
@@ -2977,7 +3023,7 @@ class _Incidents:
         """
         iid = incident_id(job_id, error)
         sig = iid.rsplit("_", 1)[1]
-        text = redact(str(error))[:_INCIDENT_ERROR_CAP]
+        text = _keep_tail(redact(str(error)), _INCIDENT_ERROR_CAP)
         stamp = now.isoformat()
         led = self.ledger
         with led._lock:
@@ -3028,6 +3074,21 @@ class _Incidents:
             return None
         self.ledger._write("UPDATE cron_incidents SET state='closed', acked_at=?, closed_at=? "
                            "WHERE id=? AND state<>'closed'", (stamp, stamp, iid))
+        return self.get(iid)
+
+    def reopen(self, iid):
+        """Undo an ack: a closed incident is open again; return it, or None.
+
+        It goes back to ``detected`` with no alert on record, so the next
+        failure with its signature alerts at once, not after the repeat
+        cooldown of an alert sent before the ack.  An incident that is not
+        closed is left as it is.
+        """
+        if not self.ledger.exists():
+            return None
+        self.ledger._write("UPDATE cron_incidents SET state='detected', acked_at=NULL, "
+                           "closed_at=NULL, alerted_at=NULL WHERE id=? AND state='closed'",
+                           (iid,))
         return self.get(iid)
 
     def list(self, state=None, job_id=None):
@@ -5367,7 +5428,7 @@ def _apply_result(home, job, eid, result, now, manual):
     job["last_run_at"] = _iso(now.astimezone(zone))
     job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
         result.status
-    job["last_error"] = None if result.ok else redact(result.error or "")[:500]
+    job["last_error"] = None if result.ok else _keep_tail(redact(result.error or ""), 500)
     job["last_delivery_error"] = redact(result.delivery_error)[:500] \
         if result.delivery_error else None
     streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
@@ -5490,10 +5551,20 @@ def _run_now(home, ref, occurrence=None):
     now = home.now()
     job = home.job(ref)
     instant, source = None, "manual"
+    ledger, eid = home._ledger, None
     if occurrence is not None:
         instant = _occurrence_instant(home, job, occurrence, now)
         source = "external"
-    ledger, eid = home._ledger, None
+        stale = _stale_occurrence(home, job, instant, now)
+        if stale is not None:
+            # An old slot that did run still reports its row, as any taken slot does.
+            rows = ledger._rows("SELECT * FROM executions WHERE job_id=? AND "
+                                "scheduled_instant=? ORDER BY rowid LIMIT 1", (job["id"], instant))
+            if rows:
+                return rows[0], True
+            ledger.record_skip(job["id"], instant, *stale, now)
+            return {"id": None, "job_id": job["id"], "scheduled_instant": instant,
+                    "status": "skipped", "reason": stale[0], "detail": stale[1]}, False
     if instant is not None:
         eid, existing = ledger.claim_occurrence(job["id"], instant, source, now)
         if existing is not None:
@@ -5580,6 +5651,35 @@ def _occurrence_instant(home, job, occurrence, now):
         raise InvalidInputError("--occurrence is in the future", occurrence,
                                 "fire an occurrence at or after its time")
     return _instant(slot)
+
+
+def _stale_occurrence(home, job, instant, now):
+    """Return (reason, detail) if an external fire of *instant* comes too late to run, else None.
+
+    A cron(8) that ignores ``CRON_TZ`` fires hours off the job's zone, and
+    ``--occurrence auto`` then binds a slot long gone or older than the job:
+    running it would report a success for a time nobody asked for (SPEC 14).
+    The limits are the tick's own, so both engines agree on what is too late.
+    """
+    zone = home.zone(job)
+    slot = _parse_stored(instant)
+    wall = _iso(slot.astimezone(zone))  # the time the operator scheduled
+    created = _parse_stored(job.get("created_at"))
+    schedule = _checked_schedule(job.get("schedule"), job)
+    if schedule["kind"] == "once":
+        # As in the tick: a one-shot created after its time counts from its creation.
+        base = max(slot, created) if created is not None else slot
+        grace = _ONESHOT_GRACE
+    else:
+        if created is not None and slot < created:
+            return ("occurrence_before_created",
+                    f"slot {wall} is before the job was created ({job.get('created_at')})")
+        base, grace = slot, _grace(schedule, slot, zone)
+    late = int((now - base).total_seconds())
+    if late > grace:
+        return ("occurrence_expired",
+                f"slot {wall} is {late} s old, past the job's grace of {grace} s")
+    return None
 
 
 def _status(home):
@@ -5716,7 +5816,8 @@ def _doctor(home):
     for row in home._incidents.list():
         if row["state"] in ("detected", "alerted"):
             find(row["job_id"], "incident_open", f"open incident {row['id']} "
-                                                 f"({row['failure_type']}): {row['error']}")
+                                                 f"({row['failure_type']}): "
+                                                 f"{_error_summary(row['error'], 240)}")
     storage = _storage(home)
     for name, mode in storage["journal_modes"].items():
         if mode == "wal" and not storage["wal"]:
@@ -5751,9 +5852,11 @@ def _doctor_job(home, job, now, settings, find):
         find(job_id, "oneshot_missed", f"{job['last_error']} (remove it, or resume it with "
                                        f"--at ISO to run it)")
     elif status == "error":
-        find(job_id, "last_run_failed", f"last run failed: {job.get('last_error') or '?'}")
+        find(job_id, "last_run_failed",
+             f"last run failed: {_error_summary(job.get('last_error') or '?', 240)}")
     elif status == "blocked_config":
-        find(job_id, "last_run_blocked", f"last run was blocked: {job.get('last_error') or '?'}")
+        find(job_id, "last_run_blocked",
+             f"last run was blocked: {_error_summary(job.get('last_error') or '?', 240)}")
     elif status == "delivery_failed":
         find(job_id, "not_delivered", f"result not delivered: "
                                       f"{job.get('last_delivery_error') or '?'}")
@@ -5864,7 +5967,7 @@ def _why(home, ref):
         text = {"ran": "it ran and completed", "ran_failed": "it ran and failed",
                 "unknown": "its run's outcome is unknown (the process died mid-run)",
                 "running": "it is running now"}[verdict]
-        detail = f": {row['error']}" if row["error"] else ""
+        detail = f": {_error_summary(row['error'])}" if row["error"] else ""
         out.update(verdict=verdict, message=f"slot {instant}: {text} (execution {row['id']}, "
                                             f"{row['source']}){detail}")
     elif skips:
@@ -5892,25 +5995,53 @@ def _why(home, ref):
 # --- 13.3 Export to other engines -------------------------------------------------
 
 _DOW_SYSTEMD = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
+# systemd's TimeoutStopSec and Kubernetes' terminationGracePeriodSeconds for the
+# daemon: above its drain ($HERMES_CRON_DRAIN_SECONDS, 30) plus the kill grace
+# ($HERMES_CRON_KILL_GRACE_SECONDS, 10), so the engine's SIGKILL never cuts
+# short a job's SIGTERM handler or the daemon finishing its rows.
+_EXPORT_STOP_SECONDS = 60
+# The names cron(8) may know UTC by: a job in UTC is exact on a system in any of them.
+_UTC_NAMES = frozenset(("UTC", "UCT", "GMT", "GMT0", "GMT+0", "GMT-0", "Greenwich",
+                        "Universal", "Zulu"))
 
 
-def _export(home, engine, refs):
-    """Render definitions for crontab, systemd or kubernetes; raise if one cannot be exact."""
+def _export(home, engine, refs, tick=False):
+    """Render definitions for crontab, systemd or kubernetes; raise if one cannot be exact.
+
+    Without jobs: the every-minute tick line for crontab; for systemd and
+    kubernetes the long-running ``daemon`` (or, with *tick*, the tick timer or
+    CronJob).  With jobs: one entry per job calling ``run JOB --occurrence auto``.
+    """
     jobs = [home.job(ref) for ref in refs]
+    if tick and jobs:
+        raise InvalidInputError("export --tick takes no JOB", " ".join(refs),
+                                "export the tick alone, or the jobs without --tick")
     python = sys.executable
     here = os.path.dirname(os.path.abspath(__file__))
-    base = f"cd {_shell_quote(here)} && {_shell_quote(python)} -m hermes_cron --home " \
-           f"{_shell_quote(home.path)}"
+    program = f"{_shell_quote(python)} -m hermes_cron --home {_shell_quote(home.path)}"
+    base = f"cd {_shell_quote(here)} && {program}"
     if engine == "crontab":
+        line = f"* * * * * {base} tick >>{_shell_quote(home.path)}/tick.log 2>&1"
         if not jobs:
-            return f"* * * * * {base} tick >>{_shell_quote(home.path)}/tick.log 2>&1\n"
+            return line + "\n"
+        # No CRON_TZ: Debian's and Ubuntu's cron ignore it, so a line is exact
+        # only when the job's zone is the one every cron(8) uses, the system's.
+        system = _cron_zone_name(_zone_name(_system_zone(home.environ)))
         lines = []
         for job in jobs:
             expr, zone = _exportable(home, job, "crontab")
-            lines += [f"CRON_TZ={zone}", f"{expr} {base} run {job['id']} --occurrence auto "
-                                         f">>{_shell_quote(home.path)}/run.log 2>&1"]
+            if _cron_zone_name(zone) != system:
+                raise InvalidInputError(
+                    f"cron(8) fires on the system's zone ({system}), not the job's ({zone}); "
+                    f"many crons ignore CRON_TZ", job["id"],
+                    f"keep the job in the every-minute tick instead: {line}")
+            lines.append(f"{expr} {base} run {job['id']} --occurrence auto "
+                         f">>{_shell_quote(home.path)}/run.log 2>&1")
         return "\n".join(lines) + "\n"
     if engine == "systemd":
+        if not jobs and not tick:
+            return _systemd_daemon("hermes-cron",
+                                   f"cd {_shell_quote(here)} && exec {program} daemon")
         units = []
         if not jobs:
             units.append(_systemd_pair("hermes-cron-tick", f"{base} tick",
@@ -5925,6 +6056,9 @@ def _export(home, engine, refs):
         return "\n".join(units)
     import json
 
+    if not jobs and not tick:
+        doc = {"apiVersion": "v1", "kind": "List", "items": _kubernetes_daemon()}
+        return json.dumps(doc, indent=2) + "\n"
     manifests = []
     for job in jobs or [None]:
         if job is None:
@@ -5936,17 +6070,8 @@ def _export(home, engine, refs):
         spec = {"schedule": schedule, "concurrencyPolicy": "Forbid",
                 "startingDeadlineSeconds": 120, "successfulJobsHistoryLimit": 3,
                 "failedJobsHistoryLimit": 3,
-                "jobTemplate": {"spec": {"backoffLimit": 0, "template": {"spec": {
-                    "restartPolicy": "Never",
-                    "containers": [{"name": "hermes-cron", "image": "python:3-slim",
-                                    "workingDir": "/app",
-                                    "command": ["python", "-m", "hermes_cron", "--home",
-                                                "/data/cron"] + args,
-                                    "volumeMounts": [{"name": "app", "mountPath": "/app"},
-                                                     {"name": "home", "mountPath": "/data"}]}],
-                    "volumes": [{"name": "app", "configMap": {"name": "hermes-cron-app"}},
-                                {"name": "home", "persistentVolumeClaim": {
-                                    "claimName": "hermes-cron-home"}}]}}}}}
+                "jobTemplate": {"spec": {"backoffLimit": 0, "template": {
+                    "spec": dict(_kubernetes_pod(args), restartPolicy="Never")}}}}
         if zone:
             spec["timeZone"] = zone
         manifests.append({"apiVersion": "batch/v1", "kind": "CronJob",
@@ -5955,6 +6080,38 @@ def _export(home, engine, refs):
     doc = manifests[0] if len(manifests) == 1 else {"apiVersion": "v1", "kind": "List",
                                                     "items": manifests}
     return json.dumps(doc, indent=2) + "\n"
+
+
+def _kubernetes_pod(args):
+    """A pod spec running ``python -m hermes_cron --home /data/cron ARGS``."""
+    return {"containers": [{"name": "hermes-cron", "image": "python:3-slim",
+                            "workingDir": "/app",
+                            "command": ["python", "-m", "hermes_cron", "--home",
+                                        "/data/cron"] + args,
+                            "volumeMounts": [{"name": "app", "mountPath": "/app"},
+                                             {"name": "home", "mountPath": "/data"}]}],
+            "volumes": [{"name": "app", "configMap": {"name": "hermes-cron-app"}},
+                        {"name": "home", "persistentVolumeClaim": {
+                            "claimName": "hermes-cron-home"}}]}
+
+
+def _kubernetes_daemon():
+    """The home's claim and a one-replica daemon Deployment that never overlaps itself.
+
+    ``Recreate`` stops the old pod before a new one starts and ``ReadWriteOnce``
+    keeps the home on one node, where its ``flock`` locks hold.
+    """
+    labels = {"app": "hermes-cron", "component": "daemon"}
+    pod = dict(_kubernetes_pod(["daemon"]), terminationGracePeriodSeconds=_EXPORT_STOP_SECONDS)
+    return [{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+             "metadata": {"name": "hermes-cron-home", "labels": {"app": "hermes-cron"}},
+             "spec": {"accessModes": ["ReadWriteOnce"],
+                      "resources": {"requests": {"storage": "1Gi"}}}},
+            {"apiVersion": "apps/v1", "kind": "Deployment",
+             "metadata": {"name": "hermes-cron", "labels": labels},
+             "spec": {"replicas": 1, "strategy": {"type": "Recreate"},
+                      "selector": {"matchLabels": labels},
+                      "template": {"metadata": {"labels": labels}, "spec": pod}}}]
 
 
 def _exportable(home, job, engine):
@@ -5995,6 +6152,11 @@ def _exportable(home, job, engine):
     return " ".join(fields), name
 
 
+def _cron_zone_name(name):
+    """*name* with UTC's aliases (``Etc/UTC``, ``GMT``...) written ``UTC``."""
+    return "UTC" if (name[4:] if name.startswith("Etc/") else name) in _UTC_NAMES else name
+
+
 def _on_calendar(expr, zone):
     """Translate five cron fields (no L/W/#, not both day fields restricted) to OnCalendar.
 
@@ -6021,6 +6183,20 @@ def _on_calendar(expr, zone):
     days = "" if len(dow) == 7 else ",".join(_DOW_SYSTEMD[d] for d in sorted(dow)) + " "
     return (f"{days}*-{values(cron._months, 1, 12)}-{values(cron._dom[0], 1, 31)} "
             f"{values(cron._hours, 0, 23)}:{values(cron._minutes, 0, 59)}:00 {zone}")
+
+
+def _systemd_daemon(unit, command):
+    """A long-running daemon service: a long job never delays the others' slots.
+
+    *command* must ``exec`` the daemon: as the main process it alone gets
+    ``KillMode=mixed``'s SIGTERM and stops its jobs' process groups itself.
+    """
+    return (f"# {unit}.service\n[Unit]\nDescription=hermes_cron daemon\n"
+            f"Wants=network-online.target\nAfter=network-online.target\n\n"
+            f"[Service]\nType=exec\nExecStart=/bin/sh -c {_shell_quote(command)}\n"
+            f"Restart=on-failure\nRestartSec=5\nKillMode=mixed\n"
+            f"TimeoutStopSec={_EXPORT_STOP_SECONDS}\n\n"
+            f"[Install]\nWantedBy=multi-user.target\n")
 
 
 def _systemd_pair(unit, command, calendar, description):
@@ -6520,7 +6696,10 @@ class CronHome:
         toward ``repeat``.  *occurrence* (an ISO time, or ``"auto"`` for the
         latest slot at or before now) binds the run to that slot: if any row
         exists for it already, nothing runs and that row is returned with
-        ``already`` set to True.  Raises ``BusyError`` if the job is running.
+        ``already`` set to True.  A slot before the job's ``created_at`` or
+        older than its grace runs nothing either: it is recorded in
+        ``cron_skips`` and returned as ``{"status": "skipped", "reason",
+        "detail", ...}``.  Raises ``BusyError`` if the job is running.
         """
         _check_not_in_job(self, "run")
         row, existing = _run_now(self, ref, occurrence)
@@ -6558,6 +6737,18 @@ class CronHome:
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
                                    "list them with 'python -m hermes_cron incidents'")
+        return row
+
+    def reopen_incident(self, iid):
+        """Undo an ack: the incident is open and its error alerts again (returns the row).
+
+        Idempotent: an incident that is not closed is returned unchanged.
+        """
+        _check_not_in_job(self, "incidents reopen")
+        row = self._incidents.reopen(iid)
+        if row is None:
+            raise JobNotFoundError("no incident with that id", iid,
+                                   "list them with 'python -m hermes_cron incidents --all'")
         return row
 
     def deliveries(self, status=None, limit=100):
@@ -6603,17 +6794,22 @@ class CronHome:
         with open(docs[-1]["file"], encoding="utf-8", errors="replace") as f:
             return f.read()
 
-    def export(self, engine, refs=()):
+    def export(self, engine, refs=(), tick=False):
         """Render cron(8), systemd or Kubernetes definitions (text).
 
-        Without *refs*: the every-minute ``tick``.  With job refs: one entry
-        per job calling ``run JOB --occurrence auto``.  A schedule the engine
-        cannot express exactly raises ``InvalidInputError`` with the reason.
+        Without *refs*: for crontab the every-minute ``tick`` line; for
+        systemd and kubernetes the long-running ``daemon`` (a service; a
+        one-replica Deployment and its volume claim), whose runs never hold
+        up the next slot.  With *tick*: the every-minute tick timer or CronJob
+        instead.  With job refs: one entry per job calling ``run JOB
+        --occurrence auto``.  A schedule the engine cannot express exactly (for
+        crontab: a zone other than the system's) raises ``InvalidInputError``
+        with the reason.
         """
         if engine not in ("crontab", "systemd", "kubernetes"):
             raise InvalidInputError("unknown export format", engine,
                                     "use crontab, systemd or kubernetes")
-        return _export(self, engine, list(refs))
+        return _export(self, engine, list(refs), tick)
 
     def daemon(self, stop=None, drain=None):
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
@@ -6735,11 +6931,16 @@ def _parser():
     p = command("export", "print crontab, systemd or Kubernetes definitions")
     p.add_argument("engine", choices=("crontab", "systemd", "kubernetes"))
     p.add_argument("jobs", nargs="*", metavar="JOB",
-                   help="jobs to export (default: the every-minute tick)")
-    p = command("incidents", "list failure incidents, or ack one")
-    p.add_argument("action", nargs="?", default="list", choices=("list", "ack"),
+                   help="export these jobs, one unit or CronJob each (default: the daemon; "
+                        "for crontab the every-minute tick)")
+    p.add_argument("--tick", action="store_true",
+                   help="systemd, kubernetes: the every-minute tick timer or CronJob instead "
+                        "of the daemon")
+    p = command("incidents", "list open failure incidents, ack or reopen one")
+    p.add_argument("action", nargs="?", default="list", choices=("list", "ack", "reopen"),
                    help="default: list")
-    p.add_argument("id", nargs="?", metavar="ID", help="the incident to ack")
+    p.add_argument("id", nargs="?", metavar="ID", help="the incident to ack or reopen")
+    p.add_argument("--all", action="store_true", help="list resolved and closed ones too")
     p.add_argument("--state", metavar="S", help="only incidents in this state")
     p.add_argument("--job", metavar="JOB", help="only this job's incidents")
     p = command("deliveries", "list the delivery queue, newest first")
@@ -6982,6 +7183,13 @@ def _cmd_tick(home, args):
 
 def _cmd_run(home, args):
     row = home.run_job(args.job, args.occurrence)
+    if row["status"] == "skipped":  # a slot too old to run: recorded, and nothing ran
+        if args.json:
+            _print_json(row)
+        else:
+            print(_printable(f"occurrence {row['scheduled_instant']} of job {row['job_id']} "
+                             f"skipped ({row['reason']}): {row['detail']}; nothing ran"))
+        return EXIT_OK
     if args.json:
         _print_json(row)
     elif row["already"]:
@@ -6990,7 +7198,7 @@ def _cmd_run(home, args):
     else:
         print(_printable(f"{row['job_id']} {row['id']} {row['status']}"))
         if row["error"]:
-            print(f"    {_printable(_one_line(row['error']))}")
+            print(f"    {_printable(_error_summary(row['error']))}")
     undelivered = not row["already"] and row.get("delivery_outcome") == "failed"
     if undelivered and not args.json:
         error = (home.job(row["job_id"]).get("last_delivery_error") or "delivery failed") \
@@ -7015,7 +7223,7 @@ def _cmd_runs(home, args):
         print(_printable(f"{row['id']} {row['status']} job={row['job_id']} "
                          f"source={row['source']} {when}"))
         if row["error"]:
-            print(f"    {_printable(_one_line(row['error']))}")
+            print(f"    {_printable(_error_summary(row['error']))}")
 
 
 def _cmd_status(home, args):
@@ -7032,7 +7240,7 @@ def _cmd_status(home, args):
         ticker = f"heartbeat {age} s ago (pid {info['ticker_pid']})"
     rows = [("ticker", ticker)]
     if info["last_error"]:
-        rows.append(("last tick", f"failed: {_one_line(info['last_error'])}"))
+        rows.append(("last tick", f"failed: {_error_summary(info['last_error'])}"))
     elif info["last_success"]:
         rows.append(("last tick", f"ok at {info['last_success']}"))
     rows.append(("jobs", f"{info['active_jobs']} active of {info['jobs']}; "
@@ -7104,28 +7312,41 @@ def _cmd_output(home, args):
 
 
 def _cmd_export(home, args):
-    sys.stdout.write(home.export(args.engine, args.jobs))
+    sys.stdout.write(home.export(args.engine, args.jobs, args.tick))
 
 
 def _cmd_incidents(home, args):
-    if args.action == "ack":
+    if args.action in ("ack", "reopen"):
         if not args.id:
-            raise InvalidInputError("incidents ack needs an incident ID", None,
-                                    "use 'incidents ack ID' (ids are in 'incidents')")
-        row = home.ack_incident(args.id)
+            raise InvalidInputError(f"incidents {args.action} needs an incident ID", None,
+                                    f"use 'incidents {args.action} ID' (ids are in "
+                                    f"'incidents --all')")
+        if args.action == "ack":
+            row = home.ack_incident(args.id)
+            text = (f"Incident {row['id']} closed: future failures with this exact error will "
+                    f"not alert; undo: python -m hermes_cron incidents reopen {row['id']}")
+        else:
+            row = home.reopen_incident(args.id)
+            text = (f"Incident {row['id']} is open ({row['state']}): the next failure with "
+                    f"this error alerts again" if row["state"] != "resolved" else
+                    f"Incident {row['id']} is resolved, not closed: nothing to reopen; the "
+                    f"same failure opens it again and alerts")
         if args.json:
             _print_json(row)
         else:
-            print(_printable(f"Incident {row['id']} acknowledged (closed)."))
+            print(_printable(text))
         return
     if args.id:
         raise InvalidInputError("incidents list takes no ID", args.id, "use --job or --state")
     rows = home.incidents(args.state, args.job)
+    if not args.all and not args.state:  # what needs an operator; --all for the history
+        rows = [row for row in rows if row["state"] in ("detected", "alerted")]
     if args.json:
         _print_json(rows)
         return
     if not rows:
-        print("No incidents recorded." + (f" (state {args.state})" if args.state else ""))
+        print("No incidents recorded." + (f" (state {args.state})" if args.state else "")
+              if args.all or args.state else "No open incidents (see 'incidents --all').")
     zone = _safe_zone(home, None)
     for row in rows:
         seen = [_parse_stored(row[k]) for k in ("first_seen_at", "last_seen_at")]
@@ -7133,7 +7354,7 @@ def _cmd_incidents(home, args):
         print(_printable(f"{row['id']}  {row['state']}  job={row['job_id']}  "
                          f"type={row['failure_type']}  generation={row['generation']}"))
         print(f"    seen   {first} .. {last}")
-        print(f"    error  {_printable(_one_line(row['error'], 160))}")
+        print(f"    error  {_printable(_error_summary(row['error'], 160))}")
         if row["output_file"]:
             print(f"    output {_printable(row['output_file'])}")
     if rows:
@@ -7160,7 +7381,7 @@ def _cmd_deliveries(home, args):
         print(_printable(f"{row['execution_id']} {row['status']} job={job.get('id')} "
                          f"targets={job.get('deliver')}{kind} {row['created_at']}{tries}"))
         if row["error"]:
-            print(f"    {_printable(_one_line(row['error']))}")
+            print(f"    {_printable(_error_summary(row['error']))}")
 
 
 def _cmd_prompt(home, args):

@@ -2984,11 +2984,107 @@ def test_incidents_cli(cli, home, clock, flaky):
     assert [r["id"] for r in rows] == [iid] and list(rows[0]) == [
         "id", "job_id", "error_sig", "state", "failure_type", "first_seen_at", "last_seen_at",
         "acked_at", "closed_at", "alerted_at", "error", "output_file", "generation"]
-    assert cli("incidents", "ack", iid) == (0, f"Incident {iid} acknowledged (closed).\n", "")
+    assert cli("incidents", "ack", iid) == (
+        0, f"Incident {iid} closed: future failures with this exact error will not alert; "
+           f"undo: python -m hermes_cron incidents reopen {iid}\n", "")
     assert json.loads(cli("incidents", "--state", "closed", "--json")[1])[0]["id"] == iid
     assert cli("incidents", "--state", "alerted")[1] == "No incidents recorded. (state alerted)\n"
     assert cli("incidents", "ack", "nope_000000000000")[0] == 3
     assert cli("incidents", "--state", "weird")[0] == 2
+
+
+def test_incidents_lists_open_ones_and_reopen_undoes_an_ack(cli, home, clock, flaky):
+    """Item 8: closed incidents leave the default list; reopen makes the error alert again."""
+    job, flag, alerts = flaky
+    clock.advance(minutes=5)
+    home.tick()
+    iid = home.incidents()[0]["id"]
+    assert alert_count(alerts) == 1
+    assert cli("incidents", "ack", iid)[0] == 0
+    assert cli("incidents") == (0, "No open incidents (see 'incidents --all').\n", "")
+    assert json.loads(cli("incidents", "--json")[1]) == []
+    rc, out, _ = cli("incidents", "--all")
+    assert rc == 0 and out.startswith(f"{iid}  closed  job={job['id']}")
+    assert [r["state"] for r in json.loads(cli("incidents", "--all", "--json")[1])] == ["closed"]
+    clock.advance(minutes=5)
+    home.tick()  # the same failure, acked: withheld
+    assert alert_count(alerts) == 1
+    assert home.runs(job["id"])[0]["delivery_outcome"] == "suppressed_acked"
+
+    assert cli("incidents", "reopen", iid) == (
+        0, f"Incident {iid} is open (detected): the next failure with this error alerts "
+           f"again\n", "")
+    row = json.loads(cli("incidents", "reopen", iid, "--json")[1])  # idempotent
+    assert (row["state"], row["acked_at"], row["closed_at"], row["alerted_at"]) == (
+        "detected", None, None, None)
+    assert cli("incidents", "reopen", "nope_000000000000")[0] == 3
+    assert cli("incidents", "reopen")[0] == 2
+    assert cli("incidents")[1].startswith(f"{iid}  detected  ")
+    clock.advance(minutes=5)
+    home.tick()  # the same failure alerts again, without waiting out the repeat cooldown
+    assert alert_count(alerts) == 2 and home.incidents()[0]["state"] == "alerted"
+    assert home.incidents()[0]["id"] == iid and home.incidents()[0]["generation"] == 1
+
+    flag.write_text("")
+    clock.advance(minutes=5)
+    home.tick()  # a clean run resolves it: resolved is not closed, reopen changes nothing
+    assert cli("incidents", "reopen", iid) == (
+        0, f"Incident {iid} is resolved, not closed: nothing to reopen; the same failure "
+           f"opens it again and alerts\n", "")
+    assert home.incidents()[0]["state"] == "resolved"
+    assert cli("incidents")[1] == "No open incidents (see 'incidents --all').\n"
+    assert cli("incidents", "--all")[1].startswith(f"{iid}  resolved  ")
+
+
+def test_error_summaries_show_a_tracebacks_last_line(cli, home, clock, tmp_path):
+    """Item 7: one-line summaries show the cause; stored errors keep their tail within 500."""
+    # 29 distinct frames (Python folds repeated ones): a 60-line traceback.
+    script(tmp_path, "deep.py", "".join(f"def f{i}():\n    f{i + 1}()\n" for i in range(28))
+           + "def f28():\n    raise ValueError('the real cause')\nf0()\n")
+    alerts = tmp_path / "alerts.log"
+    job = home.add_job("0 9 * * *", "", script="deep.py", no_agent=True, name="deep",
+                       deliver=f"file:{alerts}")
+    summary = "script exited with code 1: ValueError: the real cause"
+    rc, out, _ = cli("run", job["id"])
+    assert rc == 1 and out.splitlines()[1] == f"    {summary}"
+    ledger_error = home.runs(job["id"])[0]["error"]
+    assert len(ledger_error) > 500 and ledger_error.count("\n  File ") >= 10
+    assert ledger_error.endswith("ValueError: the real cause")
+    assert f"    {summary}" in cli("runs")[1].splitlines()
+    assert f"    error  {summary}" in cli("incidents")[1].splitlines()
+    doctor = cli("doctor")[1]
+    assert f"  {job['id']}  last_run_failed: last run failed: {summary}" in doctor.splitlines()
+    incident = home.incidents()[0]
+    assert f"({incident['failure_type']}): {summary}" in doctor
+    last_error = home.job(job["id"])["last_error"]
+    for stored in (last_error, incident["error"]):
+        assert len(stored) <= 500 and stored.endswith("\nValueError: the real cause")
+        assert stored.startswith("script exited with code 1: ") and " ... " in stored
+    # The id is still the spec's: the signature of the whole error, not of the stored cut.
+    assert incident["id"] == hc.incident_id(job["id"], ledger_error)
+    assert "ValueError: the real cause" in alerts.read_text()
+
+
+@pytest.mark.parametrize("error, summary", [
+    ("boom", "boom"),
+    ("script exited with code 3: one   line", "script exited with code 3: one line"),
+    ("script exited with code 2: starting\nFATAL: disk full\ncleaning up\n-----\n\n",
+     "script exited with code 2: FATAL: disk full | cleaning up"),
+    ("agent command exited with code 1: Traceback (most recent call last):\n"
+     '  File "/srv/error_paths.py", line 3, in <module>\n    wait()\nKeyboardInterrupt\n',
+     "agent command exited with code 1: KeyboardInterrupt"),
+    ("delivery failed: file:/x: denied\n", "delivery failed: file:/x: denied"),
+])
+def test_error_summary_picks_the_last_meaningful_lines(error, summary):
+    assert hc._error_summary(error) == summary
+
+
+def test_keep_tail_keeps_head_and_tail():
+    text = "script exited with code 1: " + "x" * 1000 + "ValueError: the real cause"
+    kept = hc._keep_tail(text, 500)
+    assert len(kept) == 500 and kept.startswith("script exited with code 1: xxx")
+    assert " ... " in kept and kept.endswith("ValueError: the real cause")
+    assert hc._keep_tail("short", 500) == "short"
 
 
 # ---- 12. prompt contract and notepad -------------------------------------------------
@@ -4874,6 +4970,79 @@ def test_run_job_occurrence_validation(home, clock, ok_script, schedule, occurre
     assert home.runs() == []
 
 
+def test_issue_12_item_9_cron_without_cron_tz_fires_nothing_stale(cli, home, clock, tmp_path):
+    """A Kolkata job fired by a UTC cron(8) at 05:29 UTC: its slot is 5.5 h old (and, on
+    the first morning, older than the job): a recorded skip, exit 0, and nothing runs."""
+    marker = tmp_path / "ran"
+    script(tmp_path, "mark.sh", f"echo ran >> {marker}\n")
+    cli("add", "29 5 * * *", "--script", "mark.sh", "--no-agent", "--tz", "Asia/Kolkata",
+        "--name", "ist")
+    job_id = home.job("ist")["id"]
+    # export crontab refuses it, naming the job and the line that is exact instead
+    rc, out, err = cli("export", "crontab", "ist")
+    assert (rc, out) == (2, "")
+    assert err.startswith("hermes_cron: error: cron(8) fires on the system's zone (UTC), not "
+                          f"the job's (Asia/Kolkata); many crons ignore CRON_TZ: '{job_id}': "
+                          "keep the job in the every-minute tick instead: * * * * * cd ")
+    assert err.rstrip().endswith(f"tick >>{home.path}/tick.log 2>&1")
+    cli("add", "29 5 * * *", "--script", "mark.sh", "--no-agent", "--tz", "UTC", "--name", "utc")
+    rc, out, _ = cli("export", "crontab", "utc")
+    assert rc == 0 and out.startswith("29 5 * * * cd ") and "CRON_TZ" not in out
+    # 2026-03-07 05:29 UTC: the latest Kolkata slot is 05:29 IST = 23:59 UTC, 5.5 h ago
+    clock.now = datetime(2026, 3, 7, 5, 29, 3, tzinfo=UTC)
+    rc, out, _ = cli("run", "ist", "--occurrence", "auto")
+    assert (rc, out) == (0, f"occurrence 2026-03-06T23:59:00+00:00 of job {job_id} skipped "
+                            "(occurrence_expired): slot 2026-03-07T05:29:00+05:30 is 19803 s "
+                            "old, past the job's grace of 7200 s; nothing ran\n")
+    # the day before's slot (2026-03-06 05:29 IST) is older than the job itself
+    rc, out, _ = cli("--json", "run", "ist", "--occurrence", "2026-03-06T05:29:00+05:30")
+    skip = json.loads(out)
+    assert rc == 0 and (skip["status"], skip["reason"], skip["id"], skip["already"]) == (
+        "skipped", "occurrence_before_created", None, False)
+    assert skip["detail"].startswith("slot 2026-03-06T05:29:00+05:30 is before the job was "
+                                     "created (2026-03-06T17:30:00+05:30)")
+    assert not marker.exists() and home.runs() == []
+    assert sql(home, "SELECT job_id, scheduled_instant, reason FROM cron_skips "
+                     "ORDER BY scheduled_instant") == [
+        (job_id, "2026-03-05T23:59:00+00:00", "occurrence_before_created"),
+        (job_id, "2026-03-06T23:59:00+00:00", "occurrence_expired")]
+    why = json.loads(cli("why", "ist", "--json")[1])
+    assert (why["slot"], why["verdict"]) == ("2026-03-06T23:59:00+00:00", "occurrence_expired")
+    # a doubled fire of the same stale slot says so again, records nothing new
+    assert cli("run", "ist", "--occurrence", "auto")[0] == 0
+    assert sql(home, "SELECT count(*) FROM cron_skips") == [(2,)]
+
+
+def test_run_occurrence_before_created_within_grace_is_skipped(home, clock, ok_script):
+    clock.advance(seconds=30)  # created at 12:00:30: the 12:00 slot predates the job
+    job = home.add_job("* * * * *", "", script=ok_script, no_agent=True)
+    row = home.run_job(job["id"], "2026-03-06T12:00:00Z")
+    assert (row["status"], row["reason"]) == ("skipped", "occurrence_before_created")
+    assert home.runs() == []
+    clock.advance(seconds=40)
+    row = home.run_job(job["id"], "auto")  # 12:01, on time: it runs
+    assert (row["status"], row["scheduled_instant"]) == ("completed", "2026-03-06T12:01:00+00:00")
+
+
+def test_run_occurrence_of_a_stale_slot_that_ran_reports_its_row(home, clock, ok_script):
+    job = home.add_job("0 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(hours=1, seconds=5)
+    ran = home.run_job(job["id"], "auto")
+    clock.advance(hours=3)  # past the 30 min grace: the row, not a skip, answers
+    again = home.run_job(job["id"], "2026-03-06T13:00:00Z")
+    assert (again["already"], again["id"], again["status"]) == (True, ran["id"], "completed")
+    assert sql(home, "SELECT count(*) FROM cron_skips") == [(0,)]
+
+
+def test_run_occurrence_of_a_one_shot_past_its_grace_is_skipped(home, clock, ok_script):
+    job = home.add_job("in 10m", "", script=ok_script, no_agent=True)
+    clock.advance(minutes=13)  # 3 min late: the one-shot grace is 120 s
+    row = home.run_job(job["id"], "auto")
+    assert (row["status"], row["reason"]) == ("skipped", "occurrence_expired")
+    assert row["detail"].endswith("is 180 s old, past the job's grace of 120 s")
+    assert home.runs() == []
+
+
 def test_run_job_refuses_a_job_that_is_running(home, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
     set_job(home, job["id"], fire_claim={"at": "2026-03-06T11:59:00+00:00",
@@ -5022,11 +5191,12 @@ def test_export_crontab_lines_parse_with_the_cron_engine(home, ok_script):
     assert hc.CronExpr(" ".join(fields[:5])).expr == "* * * * *"
     assert f"{sys.executable} -m hermes_cron --home {home.path} tick" in text
     assert os.path.isabs(fields[6])  # cd to the module's directory first
+    home.edit_job("j", tz="UTC")  # the env fixture's system zone: exact on any cron(8)
     lines = home.export("crontab", ["j"]).splitlines()
-    assert lines[0] == "CRON_TZ=Europe/Berlin"
-    hc.CronExpr(" ".join(lines[1].split()[:5]))
-    assert lines[1].startswith("30 2 * * 1-5 cd ")
-    assert f"run {job['id']} --occurrence auto" in lines[1]
+    assert len(lines) == 1 and "CRON_TZ" not in lines[0]
+    hc.CronExpr(" ".join(lines[0].split()[:5]))
+    assert lines[0].startswith("30 2 * * 1-5 cd ")
+    assert f"run {job['id']} --occurrence auto" in lines[0]
 
 
 @pytest.mark.parametrize("schedule,engine,message", [
@@ -5056,8 +5226,58 @@ def test_export_kubernetes_manifest(home):
     hc.CronExpr(spec["schedule"])
     container = spec["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]
     assert container["command"][-4:] == ["run", job["id"], "--occurrence", "auto"]
-    tick = json.loads(home.export("kubernetes"))
+    tick = json.loads(home.export("kubernetes", tick=True))
     assert tick["spec"]["schedule"] == "* * * * *" and "timeZone" not in tick["spec"]
+    assert tick["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0][
+        "command"][-1] == "tick"
+
+
+def test_export_kubernetes_defaults_to_a_daemon_that_cannot_overlap(home, cli):
+    """Item 10: one long run must not hold every other job, and no two daemons share a home."""
+    claim, deployment = json.loads(home.export("kubernetes"))["items"]
+    assert (claim["apiVersion"], claim["kind"], claim["metadata"]["name"]) == (
+        "v1", "PersistentVolumeClaim", "hermes-cron-home")
+    assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert (deployment["apiVersion"], deployment["kind"]) == ("apps/v1", "Deployment")
+    spec = deployment["spec"]
+    assert (spec["replicas"], spec["strategy"]) == (1, {"type": "Recreate"})
+    labels = spec["template"]["metadata"]["labels"]
+    assert spec["selector"]["matchLabels"] == labels
+    pod = spec["template"]["spec"]
+    assert pod["containers"][0]["command"] == ["python", "-m", "hermes_cron", "--home",
+                                               "/data/cron", "daemon"]
+    assert pod["terminationGracePeriodSeconds"] > 30 + 10  # drain + kill grace
+    assert pod["volumes"][1]["persistentVolumeClaim"]["claimName"] == claim["metadata"]["name"]
+    assert "restartPolicy" not in pod  # a Deployment's pods always restart
+    rc, out, _ = cli("export", "kubernetes", "--tick")
+    assert rc == 0 and json.loads(out)["kind"] == "CronJob"
+    home.add_job("0 9 * * *", "p", name="nine")
+    rc, _, err = cli("export", "kubernetes", "nine", "--tick")
+    assert rc == 2 and "export --tick takes no JOB" in err
+
+
+def test_export_systemd_defaults_to_a_daemon_service(home, cli, tmp_path):
+    """Item 10: a long-running service, stopped by SIGTERM to the daemon alone, in time."""
+    text = home.export("systemd")
+    assert text.startswith("# hermes-cron.service\n") and text.count("# ") == 1
+    unit = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    assert {k: unit[k] for k in ("Type", "Restart", "KillMode", "WantedBy")} == {
+        "Type": "exec", "Restart": "on-failure", "KillMode": "mixed",
+        "WantedBy": "multi-user.target"}
+    assert int(unit["TimeoutStopSec"]) > 30 + 10  # drain + HERMES_CRON_KILL_GRACE_SECONDS
+    # exec: the daemon is the main process, the one KillMode=mixed sends SIGTERM to
+    q = hc._shell_quote
+    assert unit["ExecStart"] == "/bin/sh -c " + q(
+        f"cd {q(os.path.dirname(os.path.abspath(hc.__file__)))} && exec {q(sys.executable)} "
+        f"-m hermes_cron --home {q(home.path)} daemon")
+    assert cli("export", "systemd")[1] == text
+    rc, out, _ = cli("export", "systemd", "--tick")
+    assert rc == 0 and "# hermes-cron-tick.timer\n" in out and "Type=oneshot\n" in out
+    if os.path.exists("/usr/bin/systemd-analyze"):
+        (tmp_path / "hermes-cron.service").write_text(text.partition("\n")[2])
+        r = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "hermes-cron.service")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
 
 
 @pytest.mark.parametrize("expr,calendar", [
@@ -5075,7 +5295,7 @@ def test_export_systemd_on_calendar(home, expr, calendar):
                     reason="systemd-analyze is not installed")
 def test_export_systemd_units_pass_systemd_analyze(home, tmp_path):
     job = home.add_job("*/15 9-17 * * 1-5", "p", tz="Europe/Berlin")
-    text = home.export("systemd", [job["id"]]) + home.export("systemd")
+    text = home.export("systemd", [job["id"]]) + home.export("systemd", tick=True)
     units = tmp_path / "units"
     units.mkdir()
     for block in text.split("# ")[1:]:
@@ -8097,7 +8317,9 @@ def test_meta_docstring_quick_start_runs(tmp_path, monkeypatch):
 
 def test_export_carries_a_cron_tz_prefix(home, cli):
     job = home.add_job("CRON_TZ=Asia/Tokyo 0 9 * * *", "p", name="tk")
-    assert home.export("crontab", ["tk"]).splitlines()[0] == "CRON_TZ=Asia/Tokyo"
+    with pytest.raises(hc.InvalidInputError, match=r"system's zone \(UTC\), not the job's "
+                                                   r"\(Asia/Tokyo\)"):
+        home.export("crontab", ["tk"])  # many crons ignore CRON_TZ
     assert "OnCalendar=*-*-* 09:00:00 Asia/Tokyo\n" in home.export("systemd", ["tk"])
     assert json.loads(home.export("kubernetes", ["tk"]))["spec"]["timeZone"] == "Asia/Tokyo"
     home.remove_job(job["id"])
