@@ -3907,6 +3907,7 @@ class _dl_Smtp:
         self.sock.settimeout(0.1)
         self.port = self.sock.getsockname()[1]
         self.messages = []  # dicts: mail_from, rcpt (list), data (bytes)
+        self.busy = False  # answer MAIL with a 4xx (try again later)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -3942,6 +3943,8 @@ class _dl_Smtp:
             verb = cmd[:4].upper()
             if verb in ("EHLO", "HELO"):
                 send("250 localhost")
+            elif verb == "MAIL" and self.busy:
+                send("451 4.3.0 try again later")
             elif verb == "MAIL":
                 envelope["mail_from"] = cmd.partition(":")[2].strip()
                 send("250 OK")
@@ -4271,6 +4274,25 @@ def test_dl_email_goes_through_a_real_smtp_server(_dl_home):
     assert "nightly-report" in message["Subject"]
     assert "report-body-42" in message.get_content()
     assert home.deliveries()[0]["status"] == "delivered"
+
+
+def test_dl_an_smtp_4xx_is_retried(_dl_home, _dl_clock):
+    home, smtp = _dl_home, _dl_Smtp()
+    try:
+        _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port}})
+        job = _dl_job(home, "email:ops@example.com")
+        smtp.busy = True
+        [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+        [queued] = home.deliveries()
+        assert (queued["status"], queued["attempts"]) == ("pending", 1)
+        assert "451" in queued["error"] and "retrying email after" in queued["error"]
+        smtp.busy = False
+        _dl_tick_at(home, _dl_clock, "2026-03-06T12:10:30+00:00")  # housekeeping: retries
+        [queued] = [d for d in home.deliveries() if d["execution_id"] == fired["execution_id"]]
+        assert (queued["status"], queued["attempts"]) == ("delivered", 2)
+        assert len(smtp.messages) == 2  # the retry, and 12:10's own run
+    finally:
+        smtp.close()
 
 
 # ---- crash safety: SIGKILL around the send (real processes) ------------------------
