@@ -7962,6 +7962,38 @@ def test_crash_at_a_rename_leaves_no_temp_file_behind(tmp_path, env, name):
     assert [n for n in os.listdir(home) if n.endswith(".tmp")] == []
 
 
+@pytest.mark.slow
+def test_writers_finish_inside_the_lock_timeout_during_a_busy_tick(tmp_path, env):
+    home, job_id = _crash_job(tmp_path, env, "sleep 0.2\n", schedule="* * * * *")
+    with open(os.path.join(home, "jobs.json")) as f:
+        doc = json.load(f)
+    base = doc["jobs"][0]
+    doc["jobs"] = [dict(base, id=f"{i:012x}", name=f"j{i}") for i in range(150)]
+    with open(os.path.join(home, "jobs.json"), "w") as f:
+        json.dump(doc, f)
+    with open(os.path.join(home, "config.json"), "w") as f:
+        json.dump({"max_parallel": 150}, f)
+    tick = _crash_popen(env, home, "2026-03-06T12:01:00+00:00", "tick")
+    try:
+        _crash_wait_file(str(tmp_path / "j.ran.log"), tick)  # runs are under way
+        writers = [subprocess.Popen(
+            [sys.executable, "-m", "hermes_cron", "--home", home, "add", "@daily", "p",
+             "--name", f"new{i}"], cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=dict(env, HERMES_CRON_NOW="2026-03-06T12:01:00+00:00",
+                                HERMES_CRON_LOCK_TIMEOUT="10")) for i in range(4)]
+        results = [w.communicate(timeout=60) + (w.returncode,) for w in writers]
+        out, err = tick.communicate(timeout=120)
+    finally:
+        if tick.poll() is None:
+            tick.kill()
+            tick.communicate()
+    assert [rc for _, _, rc in results] == [0] * 4, results
+    assert tick.returncode == 0 and err == "" and out.count(" completed on_time") == 150
+    names = {j["name"] for j in _crash_jobs(home)}
+    assert {f"new{i}" for i in range(4)} <= names and len(names) == 154
+    assert {j["last_status"] for j in _crash_jobs(home) if j["name"].startswith("j")} == {"ok"}
+
+
 _CRASH_MID_BATCH = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, sys.argv[1])
