@@ -89,6 +89,7 @@ __all__ = [
 # =============================================================================
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BUSY = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 
 _PROG = "hermes_cron"
 _ENV_PREFIX = "HERMES_CRON_"
@@ -3505,6 +3506,9 @@ _ERROR_CAP = 2000
 # background process holding the pipes longer is not waited for.
 _DRAIN_SECONDS = 0.5
 _KILL_GRACE = 0.5  # between SIGTERM and SIGKILL of the processes a child left behind
+# Between the SIGTERM and the SIGKILL of a run stopped by the operator
+# ($HERMES_CRON_KILL_GRACE_SECONDS): time for a script's ``trap ... TERM``.
+_STOP_GRACE = 10.0
 
 
 class _Outcome:
@@ -3528,27 +3532,54 @@ class _Outcome:
 
 
 class _Runs:
-    """Child processes of the runs in flight in this process, for the daemon's drain."""
+    """Child processes of the runs in flight in this process, and their stopping."""
 
     def __init__(self):
         import threading
 
         self.lock = threading.Lock()
         self.procs = {}
-        self.stopping = False
+        self.stopping = None  # the signal ("SIGINT", "SIGTERM") that stops this process
+        self.grace = _STOP_GRACE
+        self.interrupted = set()  # eids whose child was stopped, or refused, by it
         self.inflight = 0
         self.left = {}  # eid -> reports of processes its children left behind
 
-    def kill_all(self):
+    def stop(self, signame, grace):
+        """Stop every run in flight: SIGTERM each child's process group, SIGKILL after *grace*.
+
+        The operator stopped this process (*signame*): a child gets the time
+        to clean up (a script's ``trap ... TERM``) but cannot hold the
+        shutdown.  Children started from now on are refused by
+        ``_run_child``, or stopped here if one slipped in; returns once no
+        run is in flight.
+        """
         import signal
 
         with self.lock:
-            self.stopping = True
-            for proc in self.procs.values():
+            self.stopping, self.grace = signame, grace
+        termed = {}
+        while True:
+            with self.lock:
+                procs = list(self.procs.items())
+                if not procs and not self.inflight:
+                    return
+                self.interrupted.update(eid for eid, _ in procs)
+            now = time.monotonic()
+            for _, proc in procs:
+                if proc.pid not in termed:
+                    termed[proc.pid] = now
+                    sig = signal.SIGTERM
+                elif termed[proc.pid] is not None and now >= termed[proc.pid] + grace:
+                    termed[proc.pid] = None  # SIGKILL once
+                    sig = signal.SIGKILL
+                else:
+                    continue
                 try:
-                    os.killpg(proc.pid, signal.SIGKILL)
+                    os.killpg(proc.pid, sig)
                 except OSError:
                     pass
+            time.sleep(0.02)
 
 
 def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
@@ -3564,6 +3595,10 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
     import signal
     import subprocess
 
+    if runs.stopping:  # the operator stopped this process: start nothing new
+        with runs.lock:
+            runs.interrupted.add(eid)
+        return None, "", "", f"interrupted by {runs.stopping}"
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True,
                                 stdin=subprocess.PIPE if stdin_text is not None else
@@ -3592,8 +3627,10 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
     if report:
         with runs.lock:
             runs.left.setdefault(eid, []).append(report)
-    if runs.stopping and error is None and proc.returncode < 0:
-        error = f"{what} was interrupted: the scheduler stopped before the run finished"
+    if eid in runs.interrupted and error is None:
+        error = f"interrupted by {runs.stopping}"
+        if proc.returncode == -signal.SIGKILL:
+            error += f" (the {what} was still running {runs.grace:g} s after SIGTERM: killed)"
     return (proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
             error)
 
@@ -4464,7 +4501,7 @@ def _execute_checked(home, job, eid, runs):
     script_block = ""
     if job.get("script"):
         ok, out, error = _run_script(home, job, eid, runs)
-        if job.get("no_agent"):
+        if job.get("no_agent") or eid in runs.interrupted:  # no agent after an interruption
             if not ok:
                 return _Outcome("error", out, error)
             if not out.strip():
@@ -5335,6 +5372,10 @@ def _run_claimed(home, claim):
         return
     job = claim.job
     outcome = _execute(home, job, eid, home._runs)
+    with home._runs.lock:
+        if eid in home._runs.interrupted:
+            home._runs.interrupted.discard(eid)
+            outcome.note = "interrupted"  # by the operator: no incident, no alert
     finished = home.now()
     document = None
     try:
@@ -5369,6 +5410,8 @@ def _report_run(home, claim, outcome, document, now):
     """
     job, eid, incidents = claim.job, claim.eid, home._incidents
     settings = home.settings
+    if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
+        return "suppressed", None
     if outcome.ok:
         incidents.resolve(job["id"], delivery=False)
         if outcome.silent:
@@ -5729,9 +5772,17 @@ def _daemon(home, stop, drain, on_report=None):
     stop = stop if stop is not None else threading.Event()
     if drain is None:
         drain = _env_seconds(home.environ, "DRAIN_SECONDS", 30.0)
+    grace = _env_seconds(home.environ, "KILL_GRACE_SECONDS", _STOP_GRACE)
+    received = "SIGTERM"  # a *stop* set by the caller stops the runs as SIGTERM would
+
+    def on_signal(signum, _frame):
+        nonlocal received
+        received = signal.Signals(signum).name
+        stop.set()
+
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: stop.set())
+            signal.signal(sig, on_signal)
     threads = []
     while not stop.is_set():
         try:
@@ -5751,9 +5802,15 @@ def _daemon(home, stop, drain, on_report=None):
     deadline = time.monotonic() + drain
     for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
-    home._runs.kill_all()  # what is left is interrupted; its runs finish as failed
+    # What is left is interrupted: SIGTERM, the grace, SIGKILL; its runs finish failed.
+    stopper = threading.Thread(target=home._runs.stop, args=(received, grace), daemon=True,
+                               name="hermes-cron-stop")
+    stopper.start()
     for thread in threads:
-        thread.join(5)
+        thread.join(max(0.0, deadline + grace + 5 - time.monotonic()))
+    stopper.join(1.0)  # it returns once no run is in flight
+    if not stopper.is_alive():
+        home._runs.stopping = None  # all stopped: the caller may run this home's jobs again
     _after_runs(home)
 
 
@@ -6816,8 +6873,10 @@ class CronHome:
 
         SIGTERM and SIGINT set it too when called from the main thread.  Then
         it stops claiming, waits up to *drain* seconds (default
-        ``$HERMES_CRON_DRAIN_SECONDS`` or 30) for running jobs, kills what is
-        left and finishes those runs ``failed``.
+        ``$HERMES_CRON_DRAIN_SECONDS`` or 30) for running jobs, sends what is
+        left SIGTERM, then SIGKILL ``$HERMES_CRON_KILL_GRACE_SECONDS`` (10)
+        later, and finishes those runs ``failed`` ("interrupted by SIGTERM",
+        or SIGINT) with no incident and no alert.
         """
         _daemon(self, stop, drain)
 
@@ -6989,7 +7048,7 @@ def main(argv=None):
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # python -m hermes_cron list | head
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILURE
@@ -7182,7 +7241,16 @@ def _cmd_tick(home, args):
 
 
 def _cmd_run(home, args):
-    row = home.run_job(args.job, args.occurrence)
+    with _stop_runs_on_signals(home):
+        row = home.run_job(args.job, args.occurrence)
+    interrupted = home._runs.stopping
+    if interrupted and not row["already"] and row["status"] != "skipped":
+        if args.json:
+            _print_json(row)
+        else:
+            print(_printable(f"interrupted by {interrupted}: stopped execution {row['id']} of "
+                             f"job {row['job_id']} ({row['status']})"))
+        return EXIT_INTERRUPTED
     if row["status"] == "skipped":  # a slot too old to run: recorded, and nothing ran
         if args.json:
             _print_json(row)
@@ -7206,6 +7274,39 @@ def _cmd_run(home, args):
         print(f"    {_printable(_one_line(error, 300))}")
     return EXIT_OK if row["already"] or (row["status"] == "completed" and not undelivered) \
         else EXIT_FAILURE
+
+
+def _stop_runs_on_signals(home):
+    """A context manager within which SIGINT and SIGTERM stop this process's runs.
+
+    Without it Ctrl-C would leave the child running in its own session and
+    its row ``running`` until the owner is proven dead.  The handler only
+    starts a thread (``_Runs.stop``): the signal lands in the main thread,
+    which may hold ``_Runs.lock``.
+    """
+    import contextlib
+    import signal
+    import threading
+
+    @contextlib.contextmanager
+    def scope():
+        if threading.current_thread() is not threading.main_thread():
+            yield  # signals reach the main thread only
+            return
+        grace = _env_seconds(home.environ, "KILL_GRACE_SECONDS", _STOP_GRACE)
+
+        def on_signal(signum, _frame):
+            threading.Thread(target=home._runs.stop, args=(signal.Signals(signum).name, grace),
+                             daemon=True, name="hermes-cron-stop").start()
+
+        saved = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in saved.items():
+                signal.signal(sig, handler)
+
+    return scope()
 
 
 def _cmd_runs(home, args):

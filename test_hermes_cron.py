@@ -8251,6 +8251,145 @@ def test_crash_daemon_sigterm_interrupts_the_run_and_exits_0(tmp_path, env):
             _crash_kill_group(pid)
 
 
+# ---- Items 5-6 of issue 12: an operator's SIGINT/SIGTERM stops runs cleanly ----------
+
+
+def _stop_setup(tmp_path, env, body):
+    """A home with one no-agent script job 'j' (*body*) and a file: failure alert target."""
+    home = str(tmp_path / "cron")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "j.sh").write_text(textwrap.dedent(body))
+    alerts = tmp_path / "alerts.txt"
+    r = run_cli("--home", home, "add", "@hourly", "--script", "j.sh", "--no-agent", "--name",
+                "j", env=env)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(home, "config.json"), "w") as f:
+        json.dump({"failure_deliver": f"file:{alerts}"}, f)
+    return home, alerts
+
+
+def _stop_run(home, env):
+    return subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "run", "j"],
+                            cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _stop_no_incident_no_alert(home, env, alerts):
+    r = run_cli("--home", home, "--json", "incidents", env=env)
+    assert (r.returncode, json.loads(r.stdout)) == (0, []), r.stderr
+    assert not alerts.exists() or alerts.read_text() == ""
+
+
+@pytest.mark.slow
+def test_stop_ctrl_c_on_run_lets_the_trap_run_and_records_a_quiet_failure(tmp_path, env):
+    ready, trapped, fail = (str(tmp_path / n) for n in ("ready", "trapped", "fail"))
+    home, alerts = _stop_setup(tmp_path, env, f"""\
+        if [ -e '{fail}' ]; then echo boom >&2; exit 3; fi
+        trap 'echo trapped > "{trapped}"; exit 0' TERM
+        echo ready > '{ready}.tmp' && mv '{ready}.tmp' '{ready}'
+        sleep 30 & wait
+    """)
+    run = _stop_run(home, env)
+    try:
+        _crash_wait_file(ready, run)
+        run.send_signal(signal.SIGINT)  # what Ctrl-C sends; the script is in its own session
+        out, err = run.communicate(timeout=5)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 130, (out, err)
+    assert open(trapped).read() == "trapped\n"  # SIGTERM was forwarded: the trap ran
+    [(_, status, source, error, eid)] = _crash_rows(home)
+    assert (status, source, error) == ("failed", "manual", "interrupted by SIGINT")
+    assert out == f"interrupted by SIGINT: stopped execution {eid} of job " \
+                  f"{_crash_jobs(home)[0]['id']} (failed)\n" and err == ""
+    _stop_no_incident_no_alert(home, env, alerts)
+    job = _crash_jobs(home)[0]
+    assert "fire_claim" not in job and job["last_error"] == "interrupted by SIGINT"
+    # The next run is not refused as "running now"; a real failure still alerts.
+    open(fail, "w").close()
+    r = run_cli("--home", home, "run", "j", env=env)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "boom" in alerts.read_text()
+
+
+@pytest.mark.slow
+def test_stop_run_kills_a_script_that_ignores_sigterm_after_the_grace(tmp_path, env):
+    ready = str(tmp_path / "ready")
+    home, alerts = _stop_setup(tmp_path, env, f"""\
+        trap '' TERM
+        sleep 30 &
+        echo "$$ $!" > '{ready}.tmp' && mv '{ready}.tmp' '{ready}'
+        wait
+    """)
+    run = _stop_run(home, dict(env, HERMES_CRON_KILL_GRACE_SECONDS="0.5"))
+    try:
+        pids = [int(p) for p in _crash_wait_file(ready, run).split()]
+        run.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        out, err = run.communicate(timeout=5)
+        took = time.monotonic() - start
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 130, (out, err)
+    assert 0.5 <= took < 4
+    assert out.startswith("interrupted by SIGTERM: stopped execution ")
+    deadline = time.monotonic() + 2  # the whole group got SIGKILL; it may still be exiting
+    while any(_crash_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(_crash_alive(p) for p in pids)
+    [(_, status, _, error, _)] = _crash_rows(home)
+    assert status == "failed"
+    assert error == "interrupted by SIGTERM (the script was still running 0.5 s after " \
+                    "SIGTERM: killed)"
+    _stop_no_incident_no_alert(home, env, alerts)
+
+@pytest.mark.slow
+def test_stop_kill_grace_is_checked_like_the_other_seconds(tmp_path, env):
+    home, _ = _stop_setup(tmp_path, env, "exit 0\n")
+    r = run_cli("--home", home, "run", "j", env=dict(env, HERMES_CRON_KILL_GRACE_SECONDS="soon"))
+    assert r.returncode == 2 and "HERMES_CRON_KILL_GRACE_SECONDS" in r.stderr
+    assert _crash_rows(home) == []  # refused before anything ran
+
+
+@pytest.mark.slow
+def test_stop_daemon_sigterm_lets_the_trap_run_without_incident_or_alert(tmp_path, env):
+    ready, trapped = str(tmp_path / "ready"), str(tmp_path / "trapped")
+    home, alerts = _stop_setup(tmp_path, env, f"""\
+        trap 'echo trapped > "{trapped}"; exit 143' TERM
+        echo ready > '{ready}.tmp' && mv '{ready}.tmp' '{ready}'
+        sleep 30 & wait
+    """)
+    store = os.path.join(home, "jobs.json")  # due this minute, for the daemon's first tick
+    with open(store) as f:
+        data = json.load(f)
+    data["jobs"][0]["schedule"] = {"kind": "cron", "expr": "* * * * *", "display": "* * * * *"}
+    data["jobs"][0]["next_run_at"] = hc._iso(datetime.now(timezone.utc).replace(
+        second=0, microsecond=0))
+    with open(store, "w") as f:
+        json.dump(data, f)
+    daemon = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "daemon"],
+                              cwd=HERE, env=dict(env, HERMES_CRON_DRAIN_SECONDS="0.2"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _crash_wait_file(ready, daemon)
+        daemon.send_signal(signal.SIGTERM)  # docker stop
+        out, err = daemon.communicate(timeout=5)
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
+            daemon.communicate()
+    assert daemon.returncode == 0, (out, err)
+    assert open(trapped).read() == "trapped\n"
+    [(_, status, _, error, _)] = _crash_rows(home)
+    assert (status, error) == ("failed", "interrupted by SIGTERM")
+    _stop_no_incident_no_alert(home, env, alerts)
+    assert "fire_claim" not in _crash_jobs(home)[0]
+
+
 @pytest.mark.slow
 def test_crash_tick_while_the_tick_lock_is_held_is_busy_and_changes_nothing(tmp_path,
                                                                            env):
