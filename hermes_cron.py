@@ -562,6 +562,29 @@ def _atomic_write(path, data):
     _fsync_dir(directory)
 
 
+def _replace_small(path, text):
+    """Replace a small advisory file by rename, without fsyncs (mode 0600).
+
+    The temp file names this process (``<path>.<pid>.tmp``), so a sweep can
+    tell a dead writer's leftover; on failure it is removed (a full disk
+    must not collect one temp file per tick) and the error raised.
+    """
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def _fsync_dir(directory):
     fd = os.open(directory, os.O_RDONLY)
     try:
@@ -1979,16 +2002,10 @@ class _JobStore:
         text = f"{st.st_size} {st.st_mtime_ns} {st.st_ino} " \
                f"{'never' if due is None else repr(float(due))} {now.timestamp()!r}\n"
         path = os.path.join(self.home, _DUE_FILE)
-        tmp = f"{path}.{os.getpid()}.tmp"
         try:
             # Advisory: a lost or stale summary only makes the next tick read
-            # jobs.json in full, so no fsync.
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                os.write(fd, text.encode())
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
+            # jobs.json in full.
+            _replace_small(path, text)
         except OSError:
             try:
                 os.unlink(path)
@@ -4893,19 +4910,9 @@ def _write_small(home, name, text):
     # Heartbeats are advisory and rewritten every minute: rename for
     # atomicity, but skip the fsyncs that make jobs.json durable.
     path = os.path.join(home.path, name)
-    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, text.encode())
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        _replace_small(path, text)
     except OSError as exc:
-        try:
-            os.unlink(tmp)  # a full disk must not collect one temp file per tick
-        except OSError:
-            pass
         raise _as_storage_error(exc, path) from None
 
 
