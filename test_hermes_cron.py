@@ -8727,21 +8727,6 @@ def test_sp_trickling_smtp_greeting_fails_at_the_total_deadline(_dl_home, _sp_tr
             in home.job(job["id"])["last_delivery_error"])
 
 
-def _sp_running(pid):
-    """True while *pid* exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-
-
 def test_sp_background_child_holding_stdout_does_not_hold_the_run(home, tmp_path):
     write_config(home, {"script_timeout_seconds": 20})
     pidfile = tmp_path / "bg.pid"
@@ -8751,7 +8736,7 @@ def test_sp_background_child_holding_stdout_does_not_hold_the_run(home, tmp_path
     row = home.run_job(job["id"])
     assert time.monotonic() - start < 3
     assert (row["status"], row["error"]) == ("completed", None)
-    assert not _sp_running(int(pidfile.read_text()))
+    assert not _crash_alive(int(pidfile.read_text()))
     doc = only_output(home, job["id"])
     assert "**Warning:** killed 1 background process(es) the script left running\n" in doc
     assert doc.endswith("## Response\n\ndone\n")
@@ -8768,7 +8753,7 @@ def test_sp_timeout_kills_the_whole_process_group(home, tmp_path):
     row = home.run_job(job["id"])
     assert time.monotonic() - start < 4
     assert row["error"] == "script timed out after 1 s and was killed"
-    assert not _sp_running(int(pidfile.read_text()))
+    assert not _crash_alive(int(pidfile.read_text()))
 
 
 def test_sp_setsid_child_is_killed_and_reported(home, tmp_path):
@@ -8782,7 +8767,7 @@ def test_sp_setsid_child_is_killed_and_reported(home, tmp_path):
     row = home.run_job(job["id"])
     assert time.monotonic() - start < 3
     assert row["status"] == "completed"
-    assert not _sp_running(int(pidfile.read_text()))
+    assert not _crash_alive(int(pidfile.read_text()))
     assert ("**Warning:** killed 1 process(es) that left the script's process group (setsid) "
             "and kept its output open\n") in only_output(home, job["id"])
 
