@@ -7217,7 +7217,14 @@ _CRASH_TICK = textwrap.dedent("""
         hc._Ledger.claim = die
     elif where == "after-ledger":  # the row is committed, the job record not yet written
         hc._apply_batch = die
-    sys.exit(hc.main(["--home", sys.argv[2], "tick"]))
+    elif where == "before-bind":  # run: the occurrence is claimed, the job not yet bound
+        real = hc._JobStore.mutate
+        def mutate(self, change, now):
+            if change.__name__ == "bind":
+                die()
+            return real(self, change, now)
+        hc._JobStore.mutate = mutate
+    sys.exit(hc.main(["--home", sys.argv[2]] + (sys.argv[4:] or ["tick"])))
 """)
 
 
@@ -7830,37 +7837,14 @@ def test_fault_a_disk_that_fills_during_a_tick_costs_only_that_run(tmp_path, env
         _umount(mnt)
 
 
-_CRASH_EXTERNAL = textwrap.dedent("""
-    import os, signal, sys
-    sys.path.insert(0, sys.argv[1])
-    import hermes_cron as hc
-    where = sys.argv[3]
-    def die(*a, **k):
-        os.kill(os.getpid(), signal.SIGKILL)
-    if where == "after-claim":
-        hc._Ledger.start = die
-    elif where == "after-script":
-        hc._Ledger.finish = die
-    elif where == "after-ledger":
-        hc._apply_batch = die
-    elif where == "before-bind":
-        real = hc._JobStore.mutate
-        def mutate(self, change, now):
-            if change.__name__ == "bind":
-                die()
-            return real(self, change, now)
-        hc._JobStore.mutate = mutate
-    sys.exit(hc.main(["--home", sys.argv[2], "run", "j", "--occurrence", "auto"]))
-""")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("where,left", [("before-bind", "claimed"), ("after-claim", "claimed"),
                                         ("after-script", "running"),
                                         ("after-ledger", "completed")])
 def test_crash_around_an_external_run_never_fires_its_slot_again(tmp_path, env, where, left):
     home, job_id = _crash_job(tmp_path, env, "echo hi\n")
-    child = subprocess.run([sys.executable, "-c", _CRASH_EXTERNAL, HERE, home, where],
+    child = subprocess.run([sys.executable, "-c", _CRASH_TICK, HERE, home, where, "run", "j",
+                            "--occurrence", "auto"],
                            env=dict(env, HERMES_CRON_NOW="2026-03-06T12:05:10+00:00"),
                            capture_output=True, text=True, timeout=30)
     assert child.returncode == -signal.SIGKILL, child.stderr
