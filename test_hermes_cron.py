@@ -3897,8 +3897,10 @@ class _dl_Hook:
         self.server.server_close()
 
 
-class _dl_Smtp:
-    """Just enough SMTP on 127.0.0.1 to accept messages; records them."""
+class _TcpServer:
+    """A TCP server on 127.0.0.1 whose subclass's ``_session(conn)`` serves each peer."""
+
+    threaded = False  # sessions one after another, or each in its own thread
 
     def __init__(self):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -3906,8 +3908,6 @@ class _dl_Smtp:
         self.sock.listen(5)
         self.sock.settimeout(0.1)
         self.port = self.sock.getsockname()[1]
-        self.messages = []  # dicts: mail_from, rcpt (list), data (bytes)
-        self.busy = False  # answer MAIL with a 4xx (try again later)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -3920,12 +3920,32 @@ class _dl_Smtp:
                 continue
             except OSError:
                 return
-            conn.settimeout(10)
-            try:
-                with conn:
-                    self._session(conn)
-            except OSError:
-                pass
+            if self.threaded:
+                threading.Thread(target=self._guarded, args=(conn,), daemon=True).start()
+            else:
+                self._guarded(conn)
+
+    def _guarded(self, conn):
+        conn.settimeout(10)
+        try:
+            with conn:
+                self._session(conn)
+        except OSError:
+            pass  # the peer went away
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+
+
+class _dl_Smtp(_TcpServer):
+    """Just enough SMTP on 127.0.0.1 to accept messages; records them."""
+
+    def __init__(self):
+        self.messages = []  # dicts: mail_from, rcpt (list), data (bytes)
+        self.busy = False  # answer MAIL with a 4xx (try again later)
+        super().__init__()
 
     def _session(self, conn):
         reader = conn.makefile("rb")
@@ -3970,11 +3990,6 @@ class _dl_Smtp:
                 return
             else:
                 send("502 not implemented")
-
-    def close(self):
-        self.stop.set()
-        self.thread.join(5)
-        self.sock.close()
 
 
 @pytest.fixture
@@ -8601,57 +8616,34 @@ def test_a_name_may_not_be_another_jobs_id(home):
 # ---- slow peers and the processes a run leaves behind -------------------------------
 
 
-class _sp_Trickler:
+class _sp_Trickler(_TcpServer):
     """A TCP server on 127.0.0.1 that answers one byte every 0.5 s, forever.
 
     In ``http`` mode it first reads the request (headers and body); in
     ``smtp`` mode it trickles its greeting at once.
     """
 
+    threaded = True
+
     def __init__(self, mode):
-        self.mode, self.stop = mode, threading.Event()
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(5)
-        self.sock.settimeout(0.1)
-        self.port = self.sock.getsockname()[1]
+        self.mode = mode
+        super().__init__()
         self.url = f"http://127.0.0.1:{self.port}/v1"
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
 
-    def _serve(self):
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except socket.timeout:
-                continue
-            except OSError:
+    def _session(self, conn):
+        if self.mode == "http":
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+            while len(body) < length:
+                body += conn.recv(65536)
+        answer = b"HTTP/1.1 200 OK\r\n" if self.mode == "http" else b"220 slow ESMTP\r\n"
+        for i in range(200):
+            if self.stop.wait(0.5):
                 return
-            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
-
-    def _trickle(self, conn):
-        with conn:
-            conn.settimeout(5)
-            try:
-                if self.mode == "http":
-                    data = b""
-                    while b"\r\n\r\n" not in data:
-                        data += conn.recv(65536)
-                    head, _, body = data.partition(b"\r\n\r\n")
-                    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
-                    while len(body) < length:
-                        body += conn.recv(65536)
-                answer = b"HTTP/1.1 200 OK\r\n" if self.mode == "http" else b"220 slow ESMTP\r\n"
-                for i in range(200):
-                    if self.stop.wait(0.5):
-                        return
-                    conn.sendall(answer[i % len(answer):][:1])
-            except OSError:
-                pass  # the sender gave up: what this server is for
-
-    def close(self):
-        self.stop.set()
-        self.sock.close()
+            conn.sendall(answer[i % len(answer):][:1])
 
 
 @pytest.fixture
