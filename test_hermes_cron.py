@@ -4797,18 +4797,24 @@ def test_tick_a_lone_run_is_written_at_once(home, clock, ok_script, monkeypatch)
     assert time.monotonic() - start < 30
 
 
-def test_tick_a_run_that_finds_the_store_locked_is_applied_by_the_next_tick(
-        tmp_path, clock, env):
+def _first_run_finds_the_store_locked(tmp_path, clock, env):
+    """A home whose first run finishes while someone holds .jobs.lock; returns
+    (home, repeat-2 job, holder) with the lock in ``holder["lock"]``."""
     holder = {}
 
-    def runner(prompt, job):  # the first run finishes while someone holds .jobs.lock
+    def runner(prompt, job):
         if not holder:
             holder["lock"] = hc._FileLock(os.path.join(home.path, ".jobs.lock"), 5).__enter__()
         return "done"
 
     home = hc.CronHome(tmp_path / "cron", clock=clock, environ=env, lock_timeout=0.2,
                        runner=runner)
-    job = home.add_job("*/5 * * * *", "report", repeat=2)
+    return home, home.add_job("*/5 * * * *", "report", repeat=2), holder
+
+
+def test_tick_a_run_that_finds_the_store_locked_is_applied_by_the_next_tick(
+        tmp_path, clock, env):
+    home, job, holder = _first_run_finds_the_store_locked(tmp_path, clock, env)
     clock.advance(minutes=5)
     report = home.tick()
     holder["lock"].__exit__(None, None, None)
@@ -4875,16 +4881,7 @@ def test_tick_capacity_is_fair_without_catch_up_too(home, clock, ok_script):
 
 
 def test_run_now_counts_a_finished_tick_run_whose_job_was_not_written(tmp_path, clock, env):
-    holder = {}
-
-    def runner(prompt, job):  # the first (tick) run finishes while .jobs.lock is held
-        if not holder:
-            holder["lock"] = hc._FileLock(os.path.join(home.path, ".jobs.lock"), 5).__enter__()
-        return "done"
-
-    home = hc.CronHome(tmp_path / "cron", clock=clock, environ=env, lock_timeout=0.2,
-                       runner=runner)
-    job = home.add_job("*/5 * * * *", "report", repeat=2)
+    home, job, holder = _first_run_finds_the_store_locked(tmp_path, clock, env)
     clock.advance(minutes=5)
     assert len(home.tick()["dispatched"]) == 1
     holder["lock"].__exit__(None, None, None)
