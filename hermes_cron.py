@@ -762,7 +762,12 @@ class CronExpr:
             raise CronSyntaxError("cron expression must be text", expr,
                                   "pass a string such as '0 9 * * 1-5'")
         self.expr = expr
-        text = expr.strip()
+        text = expr.strip(" \t\r\n")
+        odd = next((c for c in text if c.isspace() and c not in " \t"), None)
+        if odd is not None:  # a no-break space pasted from a web page, say
+            raise CronSyntaxError(
+                f"cron fields are separated by ASCII spaces and tabs only, not U+{ord(odd):04X}",
+                expr, "retype the spaces between the fields")
         self.tz = None
         self._zone = None
         if text[:8].upper() == "CRON_TZ=":
@@ -1138,6 +1143,8 @@ def _cron_range(part, index, expr):
         a, _, b = body.partition("-")
         first = _cron_number(a, index, part, expr)
         last = _cron_number(b, index, part, expr)
+        if index == 4 and last == 0 and first > 0:
+            last = 7  # a day-of-week range ending in Sunday reads it as 7: fri-sun
         if first > last:
             raise _cron_error(index, part, expr, f"range {part!r} is reversed")
     else:

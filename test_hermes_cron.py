@@ -1625,6 +1625,25 @@ def test_cron_plain_day_fields_validate_without_a_search():
             hc.CronExpr(text)
 
 
+@pytest.mark.parametrize("expr,days", [
+    ("0 0 * * fri-sun", [0, 5, 6]), ("0 0 * * 5-0", [0, 5, 6]),
+    ("0 0 * * mon-sun", [0, 1, 2, 3, 4, 5, 6]), ("0 0 * * 6-0/2", [6]),
+    ("0 0 * * 5-7", [0, 5, 6])])
+def test_cron_a_day_of_week_range_ending_in_sunday_reads_it_as_7(expr, days):
+    cron = hc.CronExpr(expr)
+    fires = [cron.next_after(datetime(2026, 3, 1, tzinfo=UTC) + timedelta(days=d), "UTC")
+             for d in range(7)]
+    assert sorted({(f.weekday() + 1) % 7 for f in fires}) == days
+
+
+@pytest.mark.parametrize("char", ["\u00a0", "\u2003", "\u3000", "\u0085", "\n"])
+def test_cron_fields_are_separated_by_ascii_spaces_and_tabs_only(char):
+    with pytest.raises(hc.CronSyntaxError) as ei:
+        hc.CronExpr(f"0{char}9 * * *")
+    assert f"not U+{ord(char):04X}" in str(ei.value)
+    assert hc.CronExpr("0\t9 * * *\n").next_after(NOW).hour == 9  # a tab; a trailing newline
+
+
 # ---- 6. schedules ------------------------------------------------------------------
 
 NOW = datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
