@@ -4819,10 +4819,12 @@ def _tick(home, wait=True):
             report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: "
                                            f"{exc}")
     threads = []
+    with home._runs.lock:  # counted before any starts: the group commit waits for them all
+        home._runs.inflight += len(claims)
     for claim in claims:
         report["dispatched"].append(claim)
-        thread = threading.Thread(target=_run_claim, args=(home, claim, report), daemon=True,
-                                  name=f"hermes-cron-{claim.job['id']}")
+        thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
+                                  daemon=True, name=f"hermes-cron-{claim.job['id']}")
         thread.start()
         threads.append(thread)
     if claims:
@@ -5358,16 +5360,18 @@ def _advance(home, claim, now):
                             "kind": claim.kind}
 
 
-def _run_claim(home, claim, report=None):
+def _run_claim(home, claim, report=None, counted=False):
     """Run a claimed job and record it: running, run, document, job, row.
 
     In a tick (*report* given) a storage error that stops the run's own
     bookkeeping fails the tick (``housekeeping_error``) and leaves the row to
-    the next tick; the other runs go on.  Otherwise it is raised.
+    the next tick; the other runs go on.  Otherwise it is raised.  *counted*:
+    the caller already counted the run in flight.
     """
     runs = home._runs
-    with runs.lock:
-        runs.inflight += 1
+    if not counted:
+        with runs.lock:
+            runs.inflight += 1
     try:
         _run_claimed(home, claim)
     except Exception as exc:
