@@ -7438,7 +7438,7 @@ _LOCK_LEDGER = textwrap.dedent("""
     print("locked", flush=True)
     # A backup: longer than SQLite's 5 s busy timeout, then gone, so a tick
     # that shrugged the first error off would write its next change.
-    time.sleep(6.5)
+    time.sleep(7.5)
 """)
 
 
