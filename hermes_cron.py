@@ -2167,7 +2167,7 @@ _REDACT_RULES = (
     (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
      None, "[REDACTED PRIVATE KEY]"),
     # Credentials inside URLs: scheme://user:password@host.
-    (r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)[^\s@/]+(@)", (1, 2), "***"),
+    (r"(\b[a-zA-Z][a-zA-Z0-9+.-]{0,31}://[^\s:/@]*:)[^\s@/]+(@)", (1, 2), "***"),
     # Authorization headers and bearer tokens.
     (r"(?i)(\bauthorization\s*[:=]\s*(?:bearer\s+|basic\s+|token\s+)?)[^\s\"',;]+", (1,), "***"),
     (r"(?i)(\bbearer\s+)(?:(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}|[\w.~+/=-]{20,})", (1,), "***"),
@@ -2189,9 +2189,12 @@ _REDACT_RULES = (
      r"[^&\s\"']+", (1,), "***"),
     (r"(?i)(\"(?:[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|"
      r"private[_-]?key|credential)s?)\"\s*:\s*\")(?:[^\"\\]|\\.)+(\")", (1, 2), "***"),
-    (r"(?i)(\b[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key)"
-     r"[a-z0-9_]*(?<!tokens)\s*[=:]\s*)(?![\s\"']*\*\*\*)[\"']?[^\s\"',;]{4,}[\"']?", (1,),
-     "***"),
+    # The name is taken whole (a lookahead and a backreference make it
+    # atomic) once a lookahead has found the secret word in it: a long run of
+    # key-ish letters costs linear time, not a quadratic backtrack.
+    (r"(?i)(\b(?=[a-z0-9_]*?(?:password|passwd|secret|token|api[_-]?key|apikey|"
+     r"private[_-]?key))(?=((?:[a-z0-9_]|-(?=key))+))\2(?<!tokens)\s*[=:]\s*)"
+     r"(?![\s\"']*\*\*\*)[\"']?[^\s\"',;]{4,}[\"']?", (1,), "***"),
 )
 _REDACTORS = None
 

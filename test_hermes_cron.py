@@ -2108,6 +2108,18 @@ def test_redact_leaves_ordinary_text_alone(text):
     assert hc.redact(text) == text
 
 
+@pytest.mark.parametrize("text", ["token" * 16000, "password_" * 9000, "a" * 80000 + "=x",
+                                  "a-" * 40000, "a." * 40000, "api-" * 20000, "http://" * 10000],
+                         ids=["token", "password_", "a", "a-", "a.", "api-", "http"])
+def test_redact_is_linear_on_long_runs_of_key_words(text):
+    # One rule used to backtrack quadratically: 'token' * 16000 took 53 s,
+    # so one script's output could hold a tick for hours.
+    start = time.monotonic()
+    assert hc.redact(text) == text
+    assert time.monotonic() - start < 2
+    assert hc.redact("x_" * 40 + "api_token=abcdefgh1234") == "x_" * 40 + "api_token=***"
+
+
 # ---- 10.2 prompt scanning and silence --------------------------------------------
 _SC_INV = "prompt contains invisible unicode U+{} (possible injection)"
 _SC_PAT = "prompt matches threat pattern '{}'"
