@@ -5385,6 +5385,7 @@ def _run_claim(home, claim, report=None, counted=False):
     finally:
         with runs.lock:
             runs.inflight -= 1
+        home._books.poke()
 
 
 def _run_claimed(home, claim):
@@ -5531,15 +5532,31 @@ class _Bookkeeper:
         self._queue, self._writer = [], threading.Lock()
         self._queued = threading.Condition()
         self._next_write = 0.0
+        self._arrived = 0  # runs inside apply(): their results are queued or written
 
     def apply(self, home, entry):
         """Queue ``(job_id, eid, result, finished, manual)``; return once it is written."""
         with self._queued:
             self._queue.append(entry)
+            self._arrived += 1
             self._queued.notify_all()
+        try:
+            self._write(home)
+        finally:
+            with self._queued:
+                self._arrived -= 1
+
+    def poke(self):
+        """Wake a waiting writer: a run in flight ended (or will bring nothing)."""
+        with self._queued:
+            self._queued.notify_all()
+
+    def _write(self, home):
         with self._writer:
             with self._queued:
-                while self._queue and len(self._queue) < home._runs.inflight:
+                # Wait (within the gap) only while some run is still running:
+                # its result may come along with this batch.
+                while self._queue and home._runs.inflight > self._arrived:
                     wait = self._next_write - time.monotonic()
                     if wait <= 0:
                         break
