@@ -2434,39 +2434,25 @@ def _pid_state(pid):
     return "?", None
 
 
-def _provably_alive(owner, me):
-    """Return True only when *owner* (a ledger row joined with its process row) runs now.
+def _owner_state(owner, me):
+    """'alive', 'dead' or 'unknown' for *owner* (a ledger row joined with its process row).
 
-    Proven only on this host, boot and pid namespace, where the pid is
-    running (not a zombie) with the recorded start time; without a start
-    time to compare (not Linux) a live pid proves nothing.
+    Either is proven only on this host, boot and pid namespace. Dead: the
+    pid is gone, a zombie, or reused with another start time. Alive: the pid
+    runs with the recorded start time (without one, as off Linux, a live pid
+    proves nothing).
     """
     if owner["hostname"] is None or (owner["hostname"], owner["boot_id"],
                                      owner["pid_namespace"]) != (
             me["hostname"], me["boot_id"], me["pid_namespace"]):
-        return False
+        return "unknown"
     state = _pid_state(owner["pid"])
     if state is None or state[0] == "Z":
-        return False
+        return "dead"
     started = owner["process_started_at"]
-    return started is not None and state[1] == started
-
-
-def _provably_dead(owner, me):
-    """Return True only when *owner* (a ledger row joined with its process row) is dead.
-
-    Death is proven only on this host, boot and pid namespace: the pid is gone,
-    a zombie, or reused by a process with another start time.
-    """
-    if owner["hostname"] is None or (owner["hostname"], owner["boot_id"],
-                                     owner["pid_namespace"]) != (
-            me["hostname"], me["boot_id"], me["pid_namespace"]):
-        return False
-    state = _pid_state(owner["pid"])
-    if state is None or state[0] == "Z":
-        return True
-    started = owner["process_started_at"]
-    return started is not None and state[1] is not None and state[1] != started
+    if started is None or state[1] is None:
+        return "unknown"
+    return "alive" if state[1] == started else "dead"
 
 
 class _Ledger:
@@ -2578,10 +2564,7 @@ class _Ledger:
         known = rows[0].pop("started_at")
         owner = dict(rows[0], pid=pid, process_started_at=started_at if started_at is not None
                      else known)
-        me = _identity()
-        if _provably_alive(owner, me):
-            return "alive"
-        return "dead" if _provably_dead(owner, me) else "unknown"
+        return _owner_state(owner, _identity())
 
     def _insert(self, conn, job_id, instant, source, now):
         me = _identity()
@@ -2643,7 +2626,7 @@ class _Ledger:
         done = []
         for values in rows:
             row = dict(zip(keys, values))
-            if row["process_id"] != me["process_id"] and _provably_dead(row, me) \
+            if row["process_id"] != me["process_id"] and _owner_state(row, me) == "dead" \
                     and self.mark_unknown(row, _UNKNOWN_ERROR, now):
                 done.append(row["id"])
         return done
