@@ -7290,9 +7290,11 @@ def _cmd_run(home, args):
             print(f"    {_printable(_error_summary(row['error']))}")
     undelivered = not row["already"] and row.get("delivery_outcome") == "failed"
     if undelivered and not args.json:
-        error = (home.job(row["job_id"]).get("last_delivery_error") or "delivery failed") \
-            if row["job_id"] in {j.get("id") for j in home.jobs()} else "delivery failed"
-        print(f"    {_printable(_one_line(error, 300))}")
+        try:
+            error = home.job(row["job_id"]).get("last_delivery_error")
+        except JobNotFoundError:  # removed while it ran
+            error = None
+        print(f"    {_printable(_one_line(error or 'delivery failed', 300))}")
     return EXIT_OK if row["already"] or (row["status"] == "completed" and not undelivered) \
         else EXIT_FAILURE
 
