@@ -1506,9 +1506,70 @@ def _load_config(home, environ, tolerant=False):
             bad.setdefault(key, exc)
             value = default
         settings[key] = value
+    if settings["timezone"] is None and "timezone" not in bad:
+        # Upstream keeps the zone in the config.yaml beside the cron directory.
+        yaml_path = os.path.join(os.path.dirname(home), "config.yaml")
+        try:
+            name = _yaml_timezone(yaml_path)
+        except InvalidInputError as exc:  # reported, and its zone not guessed
+            name = None
+            warnings.append(f"config.yaml: {exc}")
+        try:
+            if name is not None:
+                _zone(name, f"{yaml_path}: timezone")
+                settings["timezone"] = name
+        except InvalidInputError as exc:
+            bad["timezone"] = exc
     if bad and not tolerant:
         raise next(iter(bad.values()))
     return settings, warnings, {k: str(v) for k, v in bad.items()}
+
+
+def _yaml_timezone(path):
+    """Return the top-level ``timezone:`` scalar of a YAML file, or None.
+
+    A deliberately small reader for one key: a plain, single- or
+    double-quoted scalar on the key's line, with an optional comment.
+    Anything else it cannot be sure of (a block or flow value, an alias, a
+    tag, escapes, the key twice) raises ``InvalidInputError`` rather than
+    guess.  A missing file, a missing key and ``null``/``~`` are None.
+    """
+    import re
+
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8-sig")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError("cannot read the file", path,
+                                f"fix it ({getattr(exc, 'strerror', None) or exc})") from None
+    lines = text.splitlines()
+    found = [i for i, line in enumerate(lines) if re.match(r"timezone[ \t]*:(?:[ \t]|$)", line)]
+    first = next((line for line in lines if line.strip() and not line.startswith(("#", "%",
+                                                                                   "---"))), "")
+    if first.startswith(("{", "[")):
+        raise InvalidInputError("a flow-style document is not read", path,
+                                "write the zone as a line 'timezone: Europe/Berlin'")
+    if not found:
+        return None
+    if len(found) > 1:
+        raise InvalidInputError("the key 'timezone' appears twice", path, "keep one")
+    value = lines[found[0]].partition(":")[2].strip()
+    rest = lines[found[0] + 1] if found[0] + 1 < len(lines) else ""
+    fix = "write the zone on the key's line, e.g. 'timezone: Europe/Berlin'"
+    match = re.fullmatch(r"'((?:[^']|'')*)'|\"([^\"\\]*)\"|([^#'\"]*?)", value.split(" #")[0]
+                         if not value.startswith(("'", '"')) else re.sub(r"\s+#.*$", "", value))
+    if match is None or value[:1] in ("|", ">", "&", "*", "!", "{", "[", "%", "@", "`") or (
+            not value and rest[:1] in (" ", "\t", "-")):
+        raise InvalidInputError("the timezone value is not a plain scalar", value or rest.strip(),
+                                fix)
+    single, double, plain = match.groups()
+    value = single.replace("''", "'") if single is not None else double if double is not None \
+        else plain.strip()
+    if plain is not None and value in ("", "~", "null", "Null", "NULL"):
+        return None
+    return value
 
 
 def _config_from_env(key, kind, text):
@@ -2353,10 +2414,13 @@ _LEDGER_SCHEMA = (
         at TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS cron_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
-# Columns upstream stores gained over time; an old table is migrated in place.
+# Columns upstream stores gained over time (or, in forks, never had); an old
+# table is migrated in place.
 _LEDGER_LATE_COLUMNS = (
-    ("handoff_pending", "INTEGER NOT NULL DEFAULT 0"), ("handoff_started_at", "REAL"),
-    ("delivery_outcome", "TEXT"), ("scheduled_instant", "TEXT"),
+    ("executions", (("handoff_pending", "INTEGER NOT NULL DEFAULT 0"),
+                    ("handoff_started_at", "REAL"), ("delivery_outcome", "TEXT"),
+                    ("scheduled_instant", "TEXT"))),
+    ("cron_incidents", (("generation", "INTEGER NOT NULL DEFAULT 1"),)),
 )
 _LEDGER_INDEXES = (
     "CREATE INDEX IF NOT EXISTS idx_executions_job_claimed "
@@ -2375,9 +2439,6 @@ _LEDGER_INDEXES = (
     "ON executions(job_id, julianday(claimed_at))",
     "CREATE INDEX IF NOT EXISTS idx_executions_slot ON executions(job_id, scheduled_instant)",
 )
-_ROW_COLUMNS = ("id", "job_id", "source", "process_id", "pid", "process_started_at", "status",
-                "claimed_at", "started_at", "finished_at", "error", "handoff_pending",
-                "handoff_started_at", "delivery_outcome", "scheduled_instant")
 _IDENTITY = None
 
 
@@ -2484,14 +2545,15 @@ class _Ledger:
 
         for ddl in _LEDGER_SCHEMA:
             conn.execute(ddl)
-        have = {row[1] for row in conn.execute("PRAGMA table_info(executions)")}
-        for name, decl in _LEDGER_LATE_COLUMNS:
-            if name not in have:
-                try:
-                    conn.execute(f"ALTER TABLE executions ADD COLUMN {name} {decl}")
-                except sqlite3.OperationalError as exc:
-                    if "duplicate column" not in str(exc):  # a concurrent opener won
-                        raise
+        for table, late in _LEDGER_LATE_COLUMNS:
+            have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            for name, decl in late:
+                if name not in have:
+                    try:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+                    except sqlite3.OperationalError as exc:
+                        if "duplicate column" not in str(exc):  # a concurrent opener won
+                            raise
         for ddl in _LEDGER_INDEXES:
             conn.execute(ddl)
 
@@ -2532,11 +2594,11 @@ class _Ledger:
         with self._lock:
             conn = self.connect()
             with _transaction(conn):
-                found = conn.execute("SELECT * FROM executions WHERE job_id=? AND "
-                                     "scheduled_instant=? ORDER BY rowid LIMIT 1",
-                                     (job_id, instant)).fetchone()
-                if found is not None:
-                    return None, dict(zip(_ROW_COLUMNS, found))
+                cur = conn.execute("SELECT * FROM executions WHERE job_id=? AND "
+                                   "scheduled_instant=? ORDER BY rowid LIMIT 1", (job_id, instant))
+                found = cur.fetchone()
+                if found is not None:  # by name: an upstream table orders its columns its own way
+                    return None, dict(zip([d[0] for d in cur.description], found))
                 return self._insert(conn, job_id, instant, source, now), None
 
     def register(self, now, conn=None):
@@ -3060,8 +3122,15 @@ class _Incidents:
         return self.get(iid)
 
     def get(self, iid):
-        rows = self.ledger._rows("SELECT * FROM cron_incidents WHERE id=?", (iid,))
+        rows = self._read("SELECT * FROM cron_incidents WHERE id=?", (iid,))
         return rows[0] if rows else None
+
+    def _read(self, sql, params):
+        # A read-only reader sees an upstream table not migrated yet: a row
+        # shows every column, the missing ones at their defaults.
+        blank = dict.fromkeys(_INCIDENT_COLUMNS, None)
+        blank["generation"] = 1
+        return [dict(blank, **row) for row in self.ledger._rows(sql, params)]
 
     def alerted(self, iid, now):
         """Mark that an alert for the incident actually left the process."""
@@ -3111,7 +3180,7 @@ class _Incidents:
             where.append("job_id=?")
             params.append(job_id)
         sql = "SELECT * FROM cron_incidents" + (" WHERE " + " AND ".join(where) if where else "")
-        return self.ledger._rows(sql + " ORDER BY last_seen_at DESC, id", tuple(params))
+        return self._read(sql + " ORDER BY julianday(last_seen_at) DESC, id", tuple(params))
 
     def withhold(self, incident, now, hours):
         """True if a failure alert for *incident* must not be sent now."""
@@ -3425,7 +3494,7 @@ class _Deliveries:
                 "SELECT execution_id, status, owner_process_id, owner_pid, owner_started_at, "
                 "created_at FROM deliveries WHERE status IN ('pending','delivering') AND "
                 "(status='delivering' OR execution_id NOT IN (SELECT execution_id FROM "
-                "delivery_attempts)) ORDER BY created_at, execution_id").fetchall()
+                "delivery_attempts)) ORDER BY julianday(created_at), execution_id").fetchall()
         ready = []
         for eid, status, owner, pid, started, created in rows:
             if owner == me["process_id"]:
@@ -3470,7 +3539,7 @@ class _Deliveries:
                "a.execution_id = d.execution_id AND d.status = 'pending' ORDER BY attempt DESC "
                "LIMIT 1) AS next_try_at FROM deliveries d"
                + (" WHERE " + " AND ".join(where) if where else ""))
-        sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
+        sql += " ORDER BY julianday(created_at) DESC, rowid DESC LIMIT ?"
         with self._lock:
             conn = self._conn or _read_only(self.path)
             try:
@@ -3493,12 +3562,12 @@ class _Deliveries:
                 conn.execute(
                     "INSERT OR IGNORE INTO delivery_tombstones SELECT execution_id, status, "
                     "finished_at FROM deliveries WHERE status NOT IN ('pending','delivering') "
-                    "ORDER BY finished_at DESC, created_at DESC, execution_id DESC "
+                    "ORDER BY julianday(finished_at) DESC, julianday(created_at) DESC, execution_id DESC "
                     "LIMIT -1 OFFSET ?", (_MAX_TERMINAL_DELIVERIES,))
                 conn.execute("DELETE FROM deliveries WHERE execution_id IN "
                              "(SELECT execution_id FROM delivery_tombstones)")
                 conn.execute("DELETE FROM delivery_tombstones WHERE rowid NOT IN (SELECT rowid "
-                             "FROM delivery_tombstones ORDER BY finished_at DESC LIMIT ?)",
+                             "FROM delivery_tombstones ORDER BY julianday(finished_at) DESC LIMIT ?)",
                              (_MAX_TOMBSTONES,))
 
 
@@ -4888,7 +4957,8 @@ def _after_runs(home, live=None):
 
 def _write_tick_files(home, now, error):
     """Write the heartbeat, and the last success or the last error (a text or exception)."""
-    epoch = int(now.timestamp())
+    # Decimal epochs, as upstream writes them (its 0.19 reads nothing else).
+    epoch = repr(now.timestamp())
     _write_small(home, _HEARTBEAT_FILE, f"{epoch} {os.getpid()}\n")
     if error is None:
         _write_small(home, _SUCCESS_FILE, f"{epoch}\n")
@@ -5029,12 +5099,27 @@ def _from_the_future(home, job, next_run, now, report):
 
 
 def _heartbeat_epoch(home):
-    """Epoch of the last tick's heartbeat (``"<epoch> <pid>"`` or a bare epoch), or 0."""
-    beat = (_read_text(os.path.join(home.path, _HEARTBEAT_FILE)) or "").split()
+    """Epoch of the last tick's heartbeat, or 0."""
+    return _stamp_file(home, _HEARTBEAT_FILE)[0] or 0.0
+
+
+def _stamp_file(home, name):
+    """(epoch, pid) of a heartbeat-style file, each None if absent or unreadable.
+
+    Every form upstream and hermes_cron wrote: ``"<epoch>"`` or
+    ``"<epoch> <pid>"``, the epoch whole or decimal.
+    """
+    import math
+
+    words = (_read_text(os.path.join(home.path, name)) or "").split()
     try:
-        return float(beat[0]) if beat else 0.0
+        epoch = float(words[0]) if words else None
     except ValueError:
-        return 0.0
+        epoch = None
+    if epoch is not None and not (math.isfinite(epoch) and 0 <= epoch < 1e11):
+        epoch = None  # not a time any clock of ours will show
+    pid = int(words[1]) if len(words) > 1 and words[1].isdigit() else None
+    return epoch, pid
 
 
 def _due_since(claim):
@@ -5044,12 +5129,10 @@ def _due_since(claim):
 
 def _reap_due(home, now):
     """True once per reap period: rows of removed jobs need reconciling too."""
-    try:
-        with open(os.path.join(home.path, _SUCCESS_FILE)) as f:
-            last = int(f.read().split()[0])
-    except (OSError, ValueError, IndexError):
+    last = _stamp_file(home, _SUCCESS_FILE)[0]
+    if last is None:
         return True
-    return int(now.timestamp()) // _REAP_EVERY != last // _REAP_EVERY
+    return int(now.timestamp()) // _REAP_EVERY != int(last) // _REAP_EVERY
 
 
 def _skip(home, report, job, instant, reason, detail, now, record=True):
@@ -5750,10 +5833,10 @@ def _status(home):
     """Heartbeat age, last tick, next due and overdue jobs (reads only)."""
     now = home.now()
     epoch = now.timestamp()
-    beat = (_read_text(os.path.join(home.path, _HEARTBEAT_FILE)) or "").split()
-    success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
+    beat, pid = _stamp_file(home, _HEARTBEAT_FILE)
+    success = _stamp_file(home, _SUCCESS_FILE)[0]
     error = _read_text(os.path.join(home.path, _ERROR_FILE))
-    age = int(epoch - int(beat[0])) if beat and beat[0].isdigit() else None
+    age = int(epoch - beat) if beat is not None else None
     jobs = home.jobs()
     runnable = [j for j in jobs if _job_is_runnable(j)]
     dated = sorted(((d, j) for j in runnable
@@ -5766,10 +5849,10 @@ def _status(home):
     return {
         "home": home.path,
         "heartbeat_age_seconds": age,
-        "ticker_pid": int(beat[1]) if len(beat) > 1 and beat[1].isdigit() else None,
+        "ticker_pid": pid,
         "stalled": age is None or not -60 <= age <= _STALLED_AFTER,  # future stamps too
-        "last_success": _iso(datetime.fromtimestamp(int(success[0]), _UTC))
-        if success and success[0].isdigit() else None,
+        "last_success": _iso(datetime.fromtimestamp(int(success), _UTC))
+        if success is not None else None,
         "last_error": error.split("\n", 1)[1] if error and "\n" in error else error,
         "jobs": len(jobs),
         "active_jobs": len(runnable),
@@ -5855,7 +5938,8 @@ def _doctor(home):
         find(None, "config_invalid", str(exc))
         settings = None
     for warning in home.config_warnings:
-        find(None, "config_unknown_key", warning)
+        find(None, "config_yaml_unreadable" if warning.startswith("config.yaml:") else
+             "config_unknown_key", warning)
     info = _status(home)
     age = info["heartbeat_age_seconds"]
     if age is None:

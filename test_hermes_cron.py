@@ -4767,7 +4767,7 @@ def test_tick_with_nothing_due_never_reads_jobs_json_but_notices_a_hand_edit(
         clock.advance(minutes=1)
         assert home.tick() == {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
     assert open(os.path.join(home.path, "ticker_last_success")).read() == \
-        f"{int(clock.now.timestamp())}\n"
+        f"{clock.now.timestamp()!r}\n"
     # A hand edit (here: moving the job to now) is seen by the very next tick.
     monkeypatch.setattr(hc._JobStore, "load", real_load)
     set_job(home, job["id"], next_run_at=hc._iso(clock.now))
@@ -4946,16 +4946,16 @@ def test_tick_writes_heartbeat_files_and_records_failures(home, clock):
     home.tick()
     files = {n: open(os.path.join(home.path, n)).read() for n in
              ("ticker_heartbeat", "ticker_last_success")}
-    epoch = int(NOW.timestamp())
-    assert files == {"ticker_heartbeat": f"{epoch} {os.getpid()}\n",
-                     "ticker_last_success": f"{epoch}\n"}
+    epoch = NOW.timestamp()  # decimal epochs, as upstream 0.19 and 0.22 write them
+    assert files == {"ticker_heartbeat": f"{epoch!r} {os.getpid()}\n",
+                     "ticker_last_success": f"{epoch!r}\n"}
     write_jobs(home, "{broken")
     clock.advance(minutes=1)
     with pytest.raises(hc.StoreCorruptError):
         home.tick()
     error = open(os.path.join(home.path, "ticker_last_error")).read()
-    assert error.startswith(f"{epoch + 60}\njobs.json is corrupt (not valid JSON")
-    assert open(os.path.join(home.path, "ticker_last_success")).read() == f"{epoch}\n"
+    assert error.startswith(f"{epoch + 60!r}\njobs.json is corrupt (not valid JSON")
+    assert open(os.path.join(home.path, "ticker_last_success")).read() == f"{epoch!r}\n"
     write_jobs(home, '{"jobs": []}')
     home.tick()
     assert not os.path.exists(os.path.join(home.path, "ticker_last_error"))
