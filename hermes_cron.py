@@ -229,7 +229,7 @@ def _one_line(text, width=200):
 
 # The "script exited with code N:" style head a runner puts before a child's
 # stderr: kept in a summary, which then shows the stderr's last lines.
-_EXIT_PREFIX = r"([^\n:]{0,60}\bexited with code -?\d+):[ \t]*(?=\S)"
+_EXIT_PREFIX = r"([^\n:]{0,60}\bexited with code -?\d+)(?::[ \t]*(?=\S)|\n)"
 # A line that reads as the failure itself, not as the noise printed after it.
 _ERROR_WORDS = r"(?i)error|exception|fatal|fail|panic|critical|denied|refused|abort"
 
@@ -249,6 +249,9 @@ def _error_summary(text, width=200):
     text = str(text)
     match = re.match(_EXIT_PREFIX, text)
     head, body = (match.group(1) + ": ", text[match.end():]) if match else ("", text)
+    if match and body.startswith(("stderr:\n", "stdout:\n")):
+        # Upstream's "stderr:\n...\nstdout:\n...": the cause is in stderr.
+        body = body[8:].partition("\nstdout:\n")[0]
     lines = [line.rstrip() for line in body.splitlines() if any(c.isalnum() for c in line)]
     if len(lines) > 1:
         start = len(lines) - 1
@@ -258,6 +261,8 @@ def _error_summary(text, width=200):
                           if not lines[i][:1].isspace() and re.search(_ERROR_WORDS, lines[i])),
                          start)
         text = head + " | ".join(line.strip() for line in lines[start:])
+    elif match:
+        text = head + (lines[0] if lines else "")
     return _one_line(text, width)
 
 
@@ -3042,7 +3047,7 @@ _FAILURE_TYPES = (
     ("rate_limit", (r"\b429\b", "rate limit", "usage limit", "quota")),
     ("timeout", ("timeout", "timed out")),
     ("auth", (r"\b401\b", "unauthorized", "authentication", "auth")),
-    ("delivery", ("delivery",)),
+    ("delivery", ("deliver",)),  # delivery, delivering, deliver
     ("config", ("config", "configuration", "validation")),
     ("script", ("script", "no_agent")),
     ("agent", ("agent", "model", "provider", "inference")),
@@ -3894,8 +3899,17 @@ def _run_script(home, job, eid, runs):
         argv, cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
         stdin_text=None, timeout=timeout, runs=runs, eid=eid, what="script")
     if error is None and rc != 0:
-        tail = err.strip()[-_ERROR_CAP:] or out.strip()[-_ERROR_CAP:]
-        error = f"script exited with code {rc}" + (f": {tail}" if tail else "")
+        # Upstream's exact shape, so a failure shared with an upstream ticker
+        # is one incident, whichever ticker saw it.
+        parts = [f"Script exited with code {rc}"]
+        for label, text in (("stderr", err.strip()), ("stdout", out.strip())):
+            if text:
+                parts.append(f"{label}:\n{_keep_tail(text, _ERROR_CAP)}")
+        error = "\n".join(parts)
+    elif error == f"script timed out after {timeout:g} s and was killed":
+        error = f"Script timed out after {timeout:g}s: {path}"
+    elif error is not None and error.startswith("script could not start: "):
+        error = "Script execution failed: " + error[len("script could not start: "):]
     return error is None, redact(out), redact(error)
 
 

@@ -2719,6 +2719,11 @@ def script(tmp_path, name, body):
     return name
 
 
+def job_script(home, job):
+    """The path a job's script runs from, as upstream's timeout error names it."""
+    return hc._check_script(job["script"], home.scripts_dir)
+
+
 def only_output(home, job_id):
     directory = os.path.join(home.path, "output", job_id)
     names = sorted(os.listdir(directory))
@@ -2749,14 +2754,17 @@ def test_script_failure_timeout_and_redaction(home, tmp_path):
     fail = home.add_job("@hourly", "", script="fail.sh", no_agent=True)
     slow = home.add_job("@hourly", "", script="slow.sh", no_agent=True)
     row = home.run_job(fail["id"])
-    assert (row["status"], row["error"]) == ("failed", "script exited with code 3: using sk-***")
+    # Upstream's exact shapes: a failure shared with an upstream ticker is one incident.
+    assert (row["status"], row["error"]) == ("failed",
+                                             "Script exited with code 3\nstderr:\nusing sk-***")
     start = time.monotonic()
     row = home.run_job(slow["id"])
     assert time.monotonic() - start < 10
-    assert (row["status"], row["error"]) == ("failed", "script timed out after 1 s and was killed")
+    assert (row["status"], row["error"]) == ("failed", "Script timed out after 1s: "
+                                             + job_script(home, slow))
     job = home.job(fail["id"])
     assert (job["last_status"], job["last_error"], job["failure_streak"]) == (
-        "error", "script exited with code 3: using sk-***", 1)
+        "error", "Script exited with code 3\nstderr:\nusing sk-***", 1)
     assert "sk-abc" not in open(os.path.join(home.path, "executions.db"), "rb").read().decode(
         "latin-1")
     assert "sk-abc" not in only_output(home, fail["id"])
@@ -2888,7 +2896,7 @@ def alert_count(alerts):
 
 def test_incident_lifecycle_through_real_ticks(home, clock, flaky):
     job, flag, alerts = flaky
-    iid = hc.incident_id(job["id"], "script exited with code 1: upstream said no")
+    iid = hc.incident_id(job["id"], "Script exited with code 1\nstderr:\nupstream said no")
 
     def tick(**advance):
         clock.advance(**advance)
@@ -2957,8 +2965,8 @@ def test_new_error_text_mints_a_new_incident(home, clock, flaky, tmp_path):
     clock.advance(minutes=5)
     home.tick()
     assert sorted(r["error"] for r in home.incidents()) == [
-        "script exited with code 1: upstream said no",
-        "script exited with code 2: a different failure"]
+        "Script exited with code 1\nstderr:\nupstream said no",
+        "Script exited with code 2\nstderr:\na different failure"]
 
 
 def test_incident_schema_is_exact(home, clock, flaky):
@@ -3008,7 +3016,7 @@ def test_incidents_cli(cli, home, clock, flaky):
     assert rc == 0 and out.splitlines() == [
         f"{iid}  alerted  job={job['id']}  type=script  generation=1",
         "    seen   2026-03-06T12:05:00+00:00 .. 2026-03-06T12:05:00+00:00",
-        "    error  script exited with code 1: upstream said no",
+        "    error  Script exited with code 1: upstream said no",
         f"    output {home.incidents()[0]['output_file']}",
         "1 incident(s); ack one with: python -m hermes_cron incidents ack ID"]
     rows = json.loads(cli("incidents", "--json")[1])
@@ -3075,7 +3083,7 @@ def test_error_summaries_show_a_tracebacks_last_line(cli, home, clock, tmp_path)
     alerts = tmp_path / "alerts.log"
     job = home.add_job("0 9 * * *", "", script="deep.py", no_agent=True, name="deep",
                        deliver=f"file:{alerts}")
-    summary = "script exited with code 1: ValueError: the real cause"
+    summary = "Script exited with code 1: ValueError: the real cause"
     rc, out, _ = cli("run", job["id"])
     assert rc == 1 and out.splitlines()[1] == f"    {summary}"
     ledger_error = home.runs(job["id"])[0]["error"]
@@ -3090,7 +3098,7 @@ def test_error_summaries_show_a_tracebacks_last_line(cli, home, clock, tmp_path)
     last_error = home.job(job["id"])["last_error"]
     for stored in (last_error, incident["error"]):
         assert len(stored) <= 500 and stored.endswith("\nValueError: the real cause")
-        assert stored.startswith("script exited with code 1: ") and " ... " in stored
+        assert stored.startswith("Script exited with code 1\nstderr:\n") and " ... " in stored
     # The id is still the spec's: the signature of the whole error, not of the stored cut.
     assert incident["id"] == hc.incident_id(job["id"], ledger_error)
     assert "ValueError: the real cause" in alerts.read_text()
@@ -3217,7 +3225,7 @@ def test_script_error_block_feeds_the_agent(home, agent, tmp_path):
     script(tmp_path, "broken.sh", "echo 'disk full' >&2; exit 2\n")
     job = home.add_job("@hourly", "Report.", script="broken.sh")
     home.run_job(job["id"])
-    assert agent[0].endswith("## Script Error\n\n```\nscript exited with code 2: disk full\n"
+    assert agent[0].endswith("## Script Error\n\n```\nScript exited with code 2\nstderr:\ndisk full\n"
                              "```\n\nReport.")
 
 
@@ -4255,7 +4263,7 @@ def test_dl_failure_goes_to_failure_deliver(_dl_home, _dl_hooks, where):
     [sent] = hook.bodies()
     assert (sent["job_id"], sent["execution_id"], sent["status"], sent["for_failure"]) == (
         job["id"], row["id"], "failed", True)
-    assert "script exited with code 3" in sent["content"]
+    assert "Script exited with code 3\nstderr:\nboom-on-stderr" in sent["content"]
     assert "boom-on-stderr" in sent["content"]
     assert "dl" in sent["content"]
     stored = home.job(job["id"])
@@ -5144,7 +5152,7 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     script(tmp_path, "bad.sh", "echo nope >&2; exit 1\n")
     cli("edit", "five", "--script", "bad.sh")
     rc, out, _ = cli("run", "five")
-    assert rc == 1 and out.endswith("failed\n    script exited with code 1: nope\n")
+    assert rc == 1 and out.endswith("failed\n    Script exited with code 1: nope\n")
     rc, out, _ = cli("run", "five", "--occurrence", "2026-03-06T12:05:00Z")
     assert (rc, out) == (0, f"occurrence 2026-03-06T12:05:00+00:00 of job {job_id} already has "
                             f"execution {eid} (completed); nothing to do\n")
@@ -5196,7 +5204,7 @@ def test_doctor_reports_failures_late_fires_incidents_and_pending_deliveries(hom
                              clock.now - timedelta(minutes=10))
     codes = {f["code"]: f for f in home.doctor()["findings"]}
     assert set(codes) >= {"last_run_failed", "fire_late", "incident_open", "delivery_pending"}
-    assert codes["last_run_failed"]["message"] == ("last run failed: script exited with code 1"
+    assert codes["last_run_failed"]["message"] == ("last run failed: Script exited with code 1"
                                                    ": nope")
     assert codes["fire_late"]["message"] == ("last fire was late: scheduled "
                                              "2026-03-06T13:00:00+00:00, 600.0 s late")
@@ -7109,7 +7117,7 @@ def test_script_timeout_holds_even_with_a_detached_grandchild(home, tmp_path):
     start = time.monotonic()
     row = home.run_job(job["id"])
     assert time.monotonic() - start < 15
-    assert row["error"] == "script timed out after 1 s and was killed"
+    assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
 
 
 def test_failed_runs_are_not_context_for_other_jobs(home, agent, tmp_path):
@@ -8757,7 +8765,7 @@ def test_sp_timeout_kills_the_whole_process_group(home, tmp_path):
     start = time.monotonic()
     row = home.run_job(job["id"])
     assert time.monotonic() - start < 4
-    assert row["error"] == "script timed out after 1 s and was killed"
+    assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
     assert not _crash_alive(int(pidfile.read_text()))
 
 
@@ -8784,4 +8792,4 @@ def test_sp_child_that_closes_its_output_still_times_out(home, tmp_path):
     start = time.monotonic()
     row = home.run_job(job["id"])
     assert time.monotonic() - start < 3
-    assert row["error"] == "script timed out after 1 s and was killed"
+    assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
