@@ -5711,7 +5711,7 @@ def _run_now(home, ref, occurrence=None):
     """Fire a job synchronously outside its schedule; return (row, existing)."""
     now = home.now()
     job = home.job(ref)
-    instant, source = None, "manual"
+    instant, source = None, "direct"  # upstream's value for a run outside the tick
     ledger, eid = home._ledger, None
     if occurrence is not None:
         instant = _occurrence_instant(home, job, occurrence, now)

@@ -5008,7 +5008,7 @@ def test_run_job_ignores_pause_and_leaves_the_schedule_alone(home, clock, ok_scr
     home.pause_job(job["id"])
     row = home.run_job(job["id"])
     assert (row["status"], row["source"], row["scheduled_instant"], row["already"]) == (
-        "completed", "manual", None, False)
+        "completed", "direct", None, False)  # upstream's source value
     stored = home.job(job["id"])
     assert (stored["state"], stored["next_run_at"], stored["repeat"], stored["last_status"]) == (
         "paused", "2026-03-06T12:05:00+00:00", {"times": 3, "completed": 0}, "ok")
@@ -8337,7 +8337,7 @@ def test_stop_ctrl_c_on_run_lets_the_trap_run_and_records_a_quiet_failure(tmp_pa
     assert run.returncode == 130, (out, err)
     assert open(trapped).read() == "trapped\n"  # SIGTERM was forwarded: the trap ran
     [(_, status, source, error, eid)] = _crash_rows(home)
-    assert (status, source, error) == ("failed", "manual", "interrupted by SIGINT")
+    assert (status, source, error) == ("failed", "direct", "interrupted by SIGINT")
     assert out == f"interrupted by SIGINT: stopped execution {eid} of job " \
                   f"{_crash_jobs(home)[0]['id']} (failed)\n" and err == ""
     _stop_no_incident_no_alert(home, env, alerts)
