@@ -3119,7 +3119,8 @@ class _Incidents:
                 elif row[0] == "resolved":
                     conn.execute(
                         "UPDATE cron_incidents SET state='detected', generation=generation+1, "
-                        "last_seen_at=?, alerted_at=NULL, error=?, output_file=? WHERE id=?",
+                        "last_seen_at=?, alerted_at=NULL, closed_at=NULL, error=?, output_file=? "
+                        "WHERE id=?",
                         (stamp, text, output_file, iid))
                 else:
                     conn.execute("UPDATE cron_incidents SET last_seen_at=?, error=?, "
@@ -3143,14 +3144,18 @@ class _Incidents:
                            "'alerted' ELSE state END, alerted_at=? WHERE id=? AND state IN "
                            "('detected','alerted')", (now.isoformat(), iid))
 
-    def resolve(self, job_id, delivery):
-        """Resolve the job's open incidents: delivery ones, or all the others."""
+    def resolve(self, job_id, delivery, now):
+        """Resolve the job's open incidents: delivery ones, or all the others.
+
+        ``closed_at`` records when, as upstream sets it; a re-opened incident
+        clears it again.
+        """
         if not self.ledger.exists():
             return
         test = "=" if delivery else "<>"
         self.ledger._write(
-            "UPDATE cron_incidents SET state='resolved' WHERE job_id=? AND state IN "
-            f"('detected','alerted') AND failure_type {test} 'delivery'", (job_id,))
+            "UPDATE cron_incidents SET state='resolved', closed_at=? WHERE job_id=? AND state IN "
+            f"('detected','alerted') AND failure_type {test} 'delivery'", (now.isoformat(), job_id))
 
     def ack(self, iid, now):
         """Close an incident for good (an operator's ack); return it, or None."""
@@ -4515,7 +4520,10 @@ def _deliver(home, job, eid, instant, content, for_failure, now):
     targets = _deliver_targets(job, for_failure, home.settings)
     real = [t for t in targets if _real_target(t)]
     if not real:
-        return "not_configured", None
+        # Upstream's values: results kept local on purpose are "suppressed";
+        # targets nothing here can reach are "not_configured".
+        local = all(t.lower() in _DELIVER_WORDS for t in targets)
+        return ("suppressed" if local else "not_configured"), None
     queue = home._deliveries
     snapshot = dict(job, deliver=",".join(targets), _scheduled_instant=instant)
     queue.enqueue(eid, snapshot, content, for_failure, now)
@@ -5515,7 +5523,7 @@ def _report_run(home, claim, outcome, document, now):
     if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
         return "suppressed", None
     if outcome.ok:
-        incidents.resolve(job["id"], delivery=False)
+        incidents.resolve(job["id"], delivery=False, now=now)
         if outcome.silent:
             return "suppressed", None
         content, for_failure, incident = _success_content(home, job, outcome.response), False, None
@@ -5532,7 +5540,7 @@ def _report_run(home, claim, outcome, document, now):
                         f"pause {job['id']}")
     delivery, error = _deliver(home, job, eid, claim.instant, content, for_failure, now)
     if delivery == "delivered":
-        incidents.resolve(job["id"], delivery=True)
+        incidents.resolve(job["id"], delivery=True, now=now)
         if incident is not None:
             incidents.alerted(incident["id"], now)
     elif delivery == "failed":

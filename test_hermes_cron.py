@@ -4270,7 +4270,7 @@ def test_dl_failure_goes_to_failure_deliver(_dl_home, _dl_hooks, where):
     assert (stored["last_status"], stored["failure_streak"]) == ("error", 1)
     # A success of the same job goes to ``deliver`` (local): nothing is posted.
     _dl_script(home, "dl.sh", "echo fine\n")
-    assert home.run_job(job["id"])["delivery_outcome"] == "not_configured"
+    assert home.run_job(job["id"])["delivery_outcome"] == "suppressed"  # upstream's value
     assert len(hook.requests) == 1
 
 
@@ -4288,11 +4288,12 @@ def test_dl_file_target_appends_one_entry_per_run_mode_0600(_dl_home, tmp_path):
     assert [d["status"] for d in home.deliveries()] == ["delivered", "delivered"]
 
 
-def test_dl_local_only_is_not_configured_and_not_queued(_dl_home):
+def test_dl_local_only_is_suppressed_and_not_queued(_dl_home):
     home = _dl_home
     job = _dl_job(home, "local")
     row = home.run_job(job["id"])
-    assert (row["status"], row["delivery_outcome"]) == ("completed", "not_configured")
+    # Upstream's outcome for a result kept local on purpose.
+    assert (row["status"], row["delivery_outcome"]) == ("completed", "suppressed")
     assert home.deliveries() == []
     assert home.job(job["id"])["last_status"] == "ok"
 
@@ -5141,7 +5142,7 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     manual = home.runs()[0]["id"]
     assert (rc, out) == (0, f"{job_id} {manual} completed\n")
     rc, out, _ = cli("runs", "five")
-    assert out == (f"{manual} completed job={job_id} source=manual 2026-03-06T12:05:00+00:00\n"
+    assert out == (f"{manual} completed job={job_id} source=direct 2026-03-06T12:05:00+00:00\n"
                    f"{eid} completed job={job_id} source=builtin 2026-03-06T12:05:00+00:00\n")
     rc, out, _ = cli("history", "--json", "--limit", "1")
     assert [r["id"] for r in json.loads(out)] == [manual]
