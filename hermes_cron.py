@@ -5353,7 +5353,7 @@ def _settle_claim(home, job, claim, claimed_rows):
         if _apply_result(home, job, row["id"], _Result.of_row(row), finished,
                          row["source"] != "builtin"):
             return
-    job.pop("fire_claim", None)
+    job["fire_claim"] = None  # cleared as upstream clears it
 
 
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
@@ -5575,8 +5575,9 @@ def _apply_result(home, job, eid, result, now, manual):
     claim = job.get("fire_claim")
     if not isinstance(claim, dict) or claim.get("execution_id") != eid:
         return False
-    for key in ("fire_claim", "pending_slot", "manual_run_at"):
+    for key in ("pending_slot", "manual_run_at"):
         job.pop(key, None)
+    job["fire_claim"] = None  # cleared as upstream clears it
     zone = _safe_zone(home, job)
     job["last_run_at"] = _iso(now.astimezone(zone))
     job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
@@ -5760,7 +5761,7 @@ def _run_now(home, ref, occurrence=None):
     def release(jobs):
         current = _find_job(jobs, job["id"])
         if isinstance(current.get("fire_claim"), dict) and current["fire_claim"].get("by") == tag:
-            del current["fire_claim"]
+            current["fire_claim"] = None
 
     taken = False
     try:
