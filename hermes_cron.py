@@ -2500,16 +2500,22 @@ def _pid_state(pid):
     return "?", None
 
 
-def _owner_state(owner, me):
+def _owner_state(owner, me, by_row=False):
     """'alive', 'dead' or 'unknown' for *owner* (a ledger row joined with its process row).
 
     Either is proven only on this host, boot and pid namespace. Dead: the
     pid is gone, a zombie, or reused with another start time. Alive: the pid
     runs with the recorded start time (without one, as off Linux, a live pid
     proves nothing).
+
+    With *by_row*, an execution row with no process record (upstream's,
+    which records none) is judged as upstream judges it: by its own pid and
+    start time, if it has both.
     """
-    if owner["hostname"] is None or (owner["hostname"], owner["boot_id"],
-                                     owner["pid_namespace"]) != (
+    if owner["hostname"] is None:
+        if not by_row or owner["pid"] is None or owner["process_started_at"] is None:
+            return "unknown"
+    elif (owner["hostname"], owner["boot_id"], owner["pid_namespace"]) != (
             me["hostname"], me["boot_id"], me["pid_namespace"]):
         return "unknown"
     state = _pid_state(owner["pid"])
@@ -2621,17 +2627,19 @@ class _Ledger:
         """True if the process *process_id* (pid, start time) is provably dead."""
         return self.owner_state(process_id, pid, started_at) == "dead"
 
-    def owner_state(self, process_id, pid, started_at):
+    def owner_state(self, process_id, pid, started_at, by_row=False):
         """'alive' or 'dead' where it can be proven (this host, boot and pid
-        namespace), else 'unknown' (another host or container, or no record)."""
+        namespace), else 'unknown' (another host or container, or no record:
+        with *by_row*, see ``_owner_state``)."""
         rows = self._rows("SELECT hostname, boot_id, pid_namespace, started_at FROM "
                           "cron_processes WHERE process_id=?", (process_id,))
-        if not rows or pid is None:
+        if pid is None:
             return "unknown"
-        known = rows[0].pop("started_at")
-        owner = dict(rows[0], pid=pid, process_started_at=started_at if started_at is not None
-                     else known)
-        return _owner_state(owner, _identity())
+        known = rows[0].pop("started_at") if rows else None
+        owner = dict(rows[0] if rows else dict.fromkeys(("hostname", "boot_id",
+                                                           "pid_namespace")),
+                     pid=pid, process_started_at=started_at if started_at is not None else known)
+        return _owner_state(owner, _identity(), by_row)
 
     def _insert(self, conn, job_id, instant, source, now):
         me = _identity()
@@ -2693,7 +2701,7 @@ class _Ledger:
         done = []
         for values in rows:
             row = dict(zip(keys, values))
-            if row["process_id"] != me["process_id"] and _owner_state(row, me) == "dead" \
+            if row["process_id"] != me["process_id"] and _owner_state(row, me, True) == "dead" \
                     and self.mark_unknown(row, _UNKNOWN_ERROR, now):
                 done.append(row["id"])
         return done
@@ -5318,7 +5326,7 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     if owner is not None:
         # On this host the owner itself answers, never the wall clock: an NTP
         # step or a resume must not expire a live run (or keep a dead one).
-        state = home._ledger.owner_state(*owner)
+        state = home._ledger.owner_state(*owner, by_row=row is not None)
         if state == "alive":
             return True
         if state == "dead":
