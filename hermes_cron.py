@@ -1913,6 +1913,43 @@ def _checked_schedule(schedule, job):
     return schedule
 
 
+def _upstream_gaps(job, home_path):
+    """Why an upstream Hermes ticker could not run *job* as hermes_cron does.
+
+    Returns a list of short reasons, so a user who moves back to
+    hermes-agent knows which jobs it will skip or shift; empty for a home
+    that is not inside a Hermes home (no ``config.yaml`` beside it), where
+    no upstream ticker will read it.
+    """
+    import re
+
+    if not os.path.isfile(os.path.join(os.path.dirname(home_path), "config.yaml")):
+        return []
+    gaps = []
+    if job.get("tz"):
+        gaps.append(f"its own zone tz={job['tz']!r} (upstream runs every job in the "
+                    f"home's zone)")
+    schedule = job.get("schedule")
+    if not isinstance(schedule, dict) or schedule.get("kind") != "cron" or \
+            not isinstance(schedule.get("expr"), str):
+        return gaps
+    fields = schedule["expr"].split()
+    if fields and fields[0][:8].upper() == "CRON_TZ=":
+        gaps.append(f"the {fields[0]} prefix (upstream skips the job as malformed on every "
+                    f"tick)")
+        fields = fields[1:]
+    if fields and fields[0].startswith("@"):
+        gaps.append(f"the nickname {fields[0]} (upstream's parser rejects it: write the five "
+                    f"fields)")
+    elif len(fields) == 5:
+        # Month and weekday names hold no L or W where these checks look; a
+        # bare L (the month's last day) upstream's croniter reads as we do.
+        for token in re.findall(r"(?i)\b(?:\d+W|LW)\b", fields[2]) + \
+                re.findall(r"(?i)\b\d+#\d+|\b\d*L\b", fields[4]):
+            gaps.append(f"the cron token {token!r} (upstream's parser rejects it)")
+    return gaps
+
+
 def _parses_iso(value):
     try:
         return isinstance(value, str) and parse_iso(value) is not None
@@ -4009,22 +4046,34 @@ def _find_skill(skills_dir, name):
 
 
 def _latest_output(home, job_id):
-    """The response of a job's newest run document that has one (not silent), or None."""
+    """The response of a job's newest successful run document, or None.
+
+    Both writers' shapes count: ours (``**Status:** ok``, then ``##
+    Response``) and upstream's, which has no status line on a success and
+    holds the answer after ``## Response`` (agent runs) or after a ``---``
+    line (script runs).  Failed, blocked and silent runs are no context.
+    """
     try:
         directory = _output_dir(home, job_id)
     except InvalidInputError:
         return None
-    for name in reversed(_list_outputs(directory)):
+    for name, head in reversed(_docs_by_time(home, directory)):
+        if head.get("Status", "ok") != "ok":
+            continue
         try:
             with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
                 doc = f.read()
         except OSError:
             continue
-        head, marker, body = doc.partition("\n## Response\n\n")
-        if not marker or "\n**Status:** ok\n" not in head:
-            continue  # failed, blocked, retired and silent runs are no context
-        if body.strip():
-            return body.strip()
+        if "Execution" in head:
+            body = doc.partition("\n## Response\n\n")[2]
+        elif "## Response" in doc:  # the last one: a prompt can quote the heading
+            body = doc.rpartition("## Response")[2]
+        else:
+            body = doc.partition("\n---\n")[2]
+        body = body.strip()
+        if body and not is_silent(body):
+            return body
     return None
 
 
@@ -4731,6 +4780,35 @@ def _list_outputs(directory):
     except OSError:
         return []
     return sorted(names, key=_output_key)
+
+
+def _docs_by_time(home, directory):
+    """A job's run documents as ``[(name, head)]``, oldest first by run time.
+
+    hermes_cron names documents by UTC time, upstream by the home's zone:
+    in a shared home the names do not sort in time order.  A document's
+    time is its ``Run Time`` (upstream's may lack an offset: the home's
+    zone, which upstream wrote it in), else its name's stamp.
+    """
+    zone = _safe_zone(home, None)
+    docs = []
+    for name in _list_outputs(directory):
+        head = _read_head(os.path.join(directory, name))
+        docs.append((_doc_time(head, name, zone), _output_key(name), name, head))
+    docs.sort(key=lambda doc: doc[:2])
+    return [(name, head) for _, _, name, head in docs]
+
+
+def _doc_time(head, name, zone):
+    for text, fmt in ((head.get("Run Time"), None), (name[:19], "%Y-%m-%d_%H-%M-%S")):
+        try:
+            when = datetime.strptime(text, fmt) if fmt else datetime.fromisoformat(text)
+        except (TypeError, ValueError):
+            continue
+        if when.tzinfo is None:  # upstream's local stamps; our names are UTC
+            when = when.replace(tzinfo=_UTC if fmt and "Execution" in head else zone)
+        return when.timestamp()
+    return 0.0
 
 
 def _read_head(path):
@@ -6078,6 +6156,9 @@ def _doctor_job(home, job, now, settings, find):
         _job_zone(job, settings or {}, home.environ)
     except HermesCronError as exc:
         find(job_id, "timezone_invalid", str(exc))
+    for gap in _upstream_gaps(job, home.path):
+        find(job_id, "upstream_cannot_run", f"an upstream Hermes ticker could not run this "
+                                            f"job as written: {gap}")
     if job.get("no_agent") and not job.get("script"):
         find(job_id, "no_agent_without_script", "no_agent job has no script")
     if job.get("script"):
@@ -6968,9 +7049,8 @@ class CronHome:
         job = self.job(ref)
         directory = _output_dir(self, job["id"])
         out = []
-        for name in _list_outputs(directory):
+        for name, head in _docs_by_time(self, directory):
             path = os.path.join(directory, name)
-            head = _read_head(path)
             out.append({"file": path, "execution_id": head.get("Execution"),
                         "run_time": head.get("Run Time"), "status": head.get("Status")})
         return out
@@ -7285,6 +7365,10 @@ def _job_fields_from(args, editing):
 
 
 def _say_job(home, verb, job, args):
+    if verb in ("Created", "Updated"):
+        for gap in _upstream_gaps(job, home.path):
+            print(_printable(f"{_PROG}: warning: an upstream Hermes ticker could not run this "
+                             f"job as written: {gap}"), file=sys.stderr)
     if args.json:
         _print_json(job)
         return
