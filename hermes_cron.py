@@ -1388,7 +1388,7 @@ def parse_schedule(text, *, now=None, tz=None):
     if not isinstance(text, str) or not text.strip():
         raise CronSyntaxError("schedule is empty", text if isinstance(text, str) else None,
                               _SCHEDULE_FORMS)
-    text = " ".join(text.split())
+    raw, text = text.strip(), " ".join(text.split())
     lower = text.lower()
     expr = _parse_phrase(text)
     if expr is not None:
@@ -1400,7 +1400,7 @@ def parse_schedule(text, *, now=None, tz=None):
                                   "use a duration like 'every 5m'")
         return {"kind": "interval", "minutes": minutes, "display": f"every {minutes}m"}
     if _looks_like_cron(text):
-        CronExpr(text)
+        CronExpr(raw)  # as written: only ASCII spaces and tabs separate fields (cronie's rule)
         return {"kind": "cron", "expr": text, "display": text}
     zone = _zone(tz) if tz is not None else _UTC
     if text[:4].isdigit() and text[4:5] == "-":

@@ -1642,6 +1642,11 @@ def test_cron_fields_are_separated_by_ascii_spaces_and_tabs_only(char):
         hc.CronExpr(f"0{char}9 * * *")
     assert f"not U+{ord(char):04X}" in str(ei.value)
     assert hc.CronExpr("0\t9 * * *\n").next_after(NOW).hour == 9  # a tab; a trailing newline
+    # What add and edit take: the schedule as typed, not with its spaces folded.
+    with pytest.raises(hc.CronSyntaxError) as ei:
+        hc.parse_schedule(f"0{char}9 * * *")
+    assert f"not U+{ord(char):04X}" in str(ei.value)
+    assert hc.parse_schedule(" 0\t9  * * * ")["expr"] == "0 9 * * *"
 
 
 # ---- 6. schedules ------------------------------------------------------------------
