@@ -131,7 +131,7 @@ _PROVIDER_URLS = {
     "xai": "https://api.x.ai/v1",
 }
 
-_DELIVER_PREFIXES = ("file:", "webhook:", "command:", "email:")
+_DELIVER_PREFIXES = ("file:", "webhook:", "command:", "email:", "ping:")
 _DELIVER_WORDS = ("local", "stdout")
 
 # name: (type, default).  ``None`` as a type means "a JSON object".
@@ -155,6 +155,7 @@ _CONFIG_KEYS = {
     "wrap_response": (bool, False),
     "failure_nudge_threshold": (int, 3),
     "script_env_passthrough": (list, None),
+    "metrics_textfile": (str, None),
 }
 
 # =============================================================================
@@ -567,7 +568,7 @@ def _atomic_write(path, data):
     _fsync_dir(directory)
 
 
-def _replace_small(path, text):
+def _replace_small(path, text, mode=0o600):
     """Replace a small advisory file by rename, without fsyncs (mode 0600).
 
     The temp file names this process (``<path>.<pid>.tmp``), so a sweep can
@@ -576,7 +577,7 @@ def _replace_small(path, text):
     """
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
             os.write(fd, text.encode())
         finally:
@@ -1706,10 +1707,13 @@ def _check_deliver(text):
         if kind == "webhook":
             _check_webhook(target, rest)
             continue
+        if kind == "ping":
+            _check_ping(target, rest)
+            continue
         raise InvalidInputError(
             "deliver: unknown or incomplete target", target,
             "use local, stdout, file:/absolute/path, webhook:https://host/path, "
-            "command:SHELL or email:user@example.com (comma-separated)")
+            "command:SHELL, email:user@example.com or ping:https://host/uuid (comma-separated)")
     return text.strip()
 
 
@@ -1998,6 +2002,33 @@ def _resolve_context(jobs, refs, own_id):
         if job_id not in ids:
             ids.append(job_id)
     return ids or None
+
+
+def _check_ping(target, url):
+    """Validate a dead man's switch URL: http(s), a host, no credentials."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        parts, host = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise InvalidInputError("deliver: ping needs an http(s) URL", target,
+                                "use ping:https://hc-ping.com/<uuid>")
+    if parts.username or parts.password:
+        # The URL is kept in jobs.json and shown by 'list' and 'show'.
+        raise InvalidInputError("deliver: ping URL must not carry credentials",
+                                _redact_url(url), "drop user:password from the URL")
+
+
+def _ping_urls(job):
+    """The dead man's switch URLs of a job's ``ping:`` targets (from ``deliver``)."""
+    text = job.get("deliver")
+    if not isinstance(text, str):
+        return []
+    return [t[5:].strip().rstrip("/") for t in _split_targets(text)
+            if t.lower().startswith("ping:")]
 
 
 # =============================================================================
@@ -2603,6 +2634,8 @@ class _Ledger:
                         if "duplicate column" not in str(exc):  # a concurrent opener won
                             raise
         for ddl in _LEDGER_INDEXES:
+            conn.execute(ddl)
+        for ddl in _LEDGER_COUNTERS:
             conn.execute(ddl)
 
     def close(self):
@@ -3626,6 +3659,95 @@ class _Deliveries:
                              (_MAX_TOMBSTONES,))
 
 
+# --- 11.5 Running totals for the metrics -------------------------------------------
+
+# Triggers keep the totals in cron_meta, in the transaction of the transition
+# itself: pruning rows never lowers a total, a crash never counts one twice, and
+# every code path that finishes a row or records a skip is counted.  A skip the
+# unique index ignores is no insert, so it is not counted either.
+_LEDGER_COUNTERS = (
+    """CREATE TRIGGER IF NOT EXISTS cron_count_executions AFTER UPDATE OF status ON executions
+    WHEN OLD.status IN ('claimed','running') AND NEW.status IN ('completed','failed','unknown')
+    BEGIN
+        INSERT OR IGNORE INTO cron_meta VALUES ('executions_total:' || NEW.status, '0');
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'executions_total:' || NEW.status;
+        INSERT OR REPLACE INTO cron_meta SELECT 'last_success:' || NEW.job_id, NEW.finished_at
+            WHERE NEW.status = 'completed';
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS cron_count_skips AFTER INSERT ON cron_skips
+    BEGIN
+        INSERT OR IGNORE INTO cron_meta VALUES ('skips_total:' || NEW.reason, '0');
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'skips_total:' || NEW.reason;
+    END""",
+)
+
+
+def _ledger_totals(ledger):
+    """The running totals: ``{"executions": {status: n}, "skips": {reason: n},
+    "last_success": {job_id: finished_at}}`` (reads only)."""
+    totals = {"executions": {}, "skips": {}, "last_success": {}}
+    for row in ledger._rows("SELECT key, value FROM cron_meta WHERE key LIKE "
+                            "'executions_total:%' OR key LIKE 'skips_total:%' OR key LIKE "
+                            "'last_success:%'"):
+        kind, _, label = row["key"].partition(":")
+        if kind == "last_success":
+            totals["last_success"][label] = row["value"]
+        else:
+            totals[kind.split("_")[0]][label] = int(row["value"])
+    return totals
+
+
+def _latest_durations(ledger):
+    """Each job's latest finished run: ``{job_id: (status, seconds)}`` (reads only)."""
+    # SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
+    rows = ledger._rows("SELECT job_id, status, started_at, finished_at, "
+                        "max(julianday(claimed_at)) FROM executions WHERE finished_at IS NOT "
+                        "NULL AND started_at IS NOT NULL GROUP BY job_id")
+    out = {}
+    for row in rows:
+        started, finished = _parse_stored(row["started_at"]), _parse_stored(row["finished_at"])
+        if started is not None and finished is not None:
+            out[row["job_id"]] = (row["status"], (finished - started).total_seconds())
+    return out
+
+
+def _recent_skips(ledger, since):
+    """Skips recorded since *since*, by reason: ``{reason: n}`` (reads only)."""
+    return {r["reason"]: r["n"] for r in ledger._rows(
+        "SELECT reason, count(*) AS n FROM cron_skips WHERE julianday(at) >= julianday(?) "
+        "GROUP BY reason", (_iso(since),))}
+
+
+def _delivery_counts(queue, since):
+    """Queue rows by status, the deferred ones (``retrying``) and the failures since
+    *since* (``failed_recently``); reads only, nothing without the file."""
+    if not queue.exists():
+        return {}
+    import sqlite3
+
+    counts = {}
+    with queue._lock:
+        conn = queue._conn or _read_only(queue.path)
+        try:
+            counts = dict(conn.execute("SELECT status, count(*) FROM deliveries "
+                                       "GROUP BY status").fetchall())
+            counts["retrying"] = conn.execute(
+                "SELECT count(*) FROM deliveries d WHERE status='pending' AND EXISTS (SELECT 1 "
+                "FROM delivery_attempts a WHERE a.execution_id = d.execution_id)").fetchone()[0]
+            counts["failed_recently"] = conn.execute(
+                "SELECT count(*) FROM deliveries WHERE status='failed' AND "
+                "julianday(finished_at) >= julianday(?)", (_iso(since),)).fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            if "no such" not in str(exc):  # an old queue without the side table reads empty
+                raise
+        finally:
+            if conn is not queue._conn:
+                conn.close()
+    return counts
+
+
 # =============================================================================
 # 12. Running a job
 #     Scripts and agent runners in child processes or callables, and the
@@ -4280,11 +4402,16 @@ _STDOUT_LOCK = None
 
 
 def _deliver_targets(job, for_failure, settings):
-    """The targets a result goes to: ``failure_deliver`` for failures, else ``deliver``."""
+    """The targets a result goes to: ``failure_deliver`` for failures, else ``deliver``.
+
+    ``ping:`` targets take no content: they are pinged on every run's start and end.
+    """
     text = job.get("deliver") or "local"
     if for_failure:
         text = job.get("failure_deliver") or settings.get("failure_deliver") or text
-    return _split_targets(text) if isinstance(text, str) else ["local"]
+    if not isinstance(text, str):
+        return ["local"]
+    return [t for t in _split_targets(text) if not t.lower().startswith("ping:")]
 
 
 def _real_target(target):
@@ -4375,6 +4502,8 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
             raise _RunFailed(redact(error))
     elif kind == "email":
         _send_email(home, job, eid, content, for_failure, rest.strip())
+    elif kind == "ping":  # a queued ping sent again: the target is the exact URL to GET
+        _send_ping(rest.strip(), _SEND_TIMEOUT, eid)
 
 
 class _Deadline:
@@ -4855,6 +4984,110 @@ def _safe_zone(home, job):
         return _UTC
 
 
+# --- 12.5 Dead man's switch pings ------------------------------------------------
+
+_PING_START_TIMEOUT = 10
+
+
+def _send_ping(url, timeout, key):
+    """GET a dead man's switch URL; any 2xx is a ping; redirects are not followed.
+
+    A ping is idempotent (healthchecks.io and Cronitor record a repeat as one
+    more ping), so every failure but a refusal (a 4xx other than 429) is
+    marked ``unsent``: the delivery queue sends it again later.
+    """
+    import urllib.error
+    import urllib.request
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    request = urllib.request.Request(url, method="GET", headers={
+        "User-Agent": f"hermes_cron/{__version__}", "Idempotency-Key": key})
+    shown = _redact_url(url)
+    deadline = _Deadline(timeout, f"timed out: no complete answer from {shown} within "
+                                  f"{timeout:g} s (deadline)")
+    try:
+        with deadline:
+            try:
+                with _watched_opener(deadline, NoRedirect).open(request, timeout=timeout) as r:
+                    r.read(1024)
+            except urllib.error.HTTPError as exc:
+                raise _RunFailed(f"HTTP {exc.code} from {shown}",
+                                 unsent=exc.code == 429 or exc.code >= 500) from None
+    except _RunFailed as exc:
+        exc.unsent = exc.unsent or deadline.expired
+        raise
+    except (urllib.error.URLError, OSError) as exc:  # socket timeouts included
+        reason = getattr(exc, "reason", exc)
+        raise _RunFailed(redact(f"cannot reach {shown}: {reason}"), unsent=True) from None
+
+
+def _ping_snapshot(job, targets):
+    # What a queued ping keeps: enough to send it again and for 'deliveries' to list it.
+    return {"id": job["id"], "name": job.get("name"), "deliver": ",".join(targets)}
+
+
+def _ping_start(home, job, eid):
+    """Ping ``<url>/start`` of a job's switches from a thread; return the thread, or None.
+
+    The run does not wait for it.  It is queued (a crash leaves it pending for
+    the next tick) but never retried: a start signal that arrived after the
+    run's end would read as a run still in progress.
+    """
+    urls = _ping_urls(job)
+    if not urls:
+        return None
+    import threading
+
+    thread = threading.Thread(target=_ping_once, args=(home, job, f"{eid}:start", urls),
+                              daemon=True, name=f"hermes-cron-ping-{job['id']}")
+    thread.start()
+    return thread
+
+
+def _ping_once(home, job, rid, urls):
+    targets = [f"ping:{url}/start" for url in urls]
+    snapshot, queue = _ping_snapshot(job, targets), home._deliveries
+    try:
+        queue.enqueue(rid, snapshot, "", False, home.now())
+        if not queue.claim(rid):
+            return
+        errors = []
+        for target in targets:
+            try:
+                _send_ping(target[5:], _PING_START_TIMEOUT, rid)
+            except _RunFailed as exc:
+                errors.append(f"ping: {exc}")
+        queue.finish(rid, snapshot, "failed" if errors else "delivered",
+                     "delivery failed: " + "; ".join(errors) if errors else None, home.now())
+    except Exception:  # e.g. a damaged deliveries.db: the run goes on and says so itself
+        pass
+
+
+def _ping_end(home, job, eid, ok, start):
+    """Ping ``<url>`` (success) or ``<url>/fail`` through the delivery queue.
+
+    It waits for the run's start ping (*start*, bounded by its deadline) so
+    that the two arrive in order.  Failures are retried like any delivery,
+    and never change the run's own outcome.
+    """
+    urls = _ping_urls(job)
+    if not urls:
+        return
+    if start is not None:
+        start.join(_PING_START_TIMEOUT + 5)
+    rid = f"{eid}:end"
+    targets = [f"ping:{url}" + ("" if ok else "/fail") for url in urls]
+    snapshot = _ping_snapshot(job, targets)
+    try:
+        home._deliveries.enqueue(rid, snapshot, "", not ok, home.now())
+        _send_queued(home, rid, snapshot, "", not ok, None, targets)
+    except Exception:  # the run is recorded; a switch that misses its ping alerts by itself
+        pass
+
+
 # =============================================================================
 # 13. Tick
 #     The one code path for cron(8), the daemon and tests: reconcile, scan and
@@ -4950,6 +5183,7 @@ def _tick(home, wait=True):
     import fcntl
     import threading
 
+    started = time.monotonic()
     report = {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
     _make_home(home.path)
     fd = os.open(os.path.join(home.path, _TICK_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
@@ -5009,6 +5243,7 @@ def _tick(home, wait=True):
             report["housekeeping_error"] = redact(f"{type(exc).__name__}: {exc}")
         if report.get("config_error"):
             home._settings = None  # interactive callers see the error again
+    _tick_done(home, started, report)
     _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
                       or report.get("housekeeping_error"))
     return report, threads
@@ -5567,6 +5802,7 @@ def _run_claimed(home, claim):
     if not ledger.start(eid, home.now()):
         return
     job = claim.job
+    start_ping = _ping_start(home, job, eid)
     outcome = _execute(home, job, eid, home._runs)
     with home._runs.lock:
         if eid in home._runs.interrupted:
@@ -5595,6 +5831,7 @@ def _run_claimed(home, claim):
         outcome.ok, outcome.status, outcome.error, delivery_error), finished,
         claim.source != "builtin"))
     claim.outcome = outcome
+    _ping_end(home, job, eid, outcome.ok, start_ping)
 
 
 def _report_run(home, claim, outcome, document, now):
@@ -6487,6 +6724,236 @@ def _shell_quote(text):
     return shlex.quote(str(text))
 
 
+# --- 13.4 Observability: status counts, one job in full, metrics -------------------
+
+_TICK_DURATION_FILE = ".tick.duration"
+_OPEN_INCIDENTS = ("detected", "alerted")
+_RECENT = timedelta(hours=24)  # the window of the 'status' counts of failures and skips
+_METRIC_PREFIX = "hermes_cron_"
+
+
+def _status_counts(home, info):
+    """Add to a ``status`` dict what needs an operator: failing jobs, open incidents,
+    pending, retrying and failed deliveries, held-back and missed slots (reads only)."""
+    since = home.now() - _RECENT
+    info["failing_jobs"] = sum(1 for j in home.jobs() if j.get("last_status") not in (None, "ok"))
+    info["open_incidents"] = sum(1 for row in home.incidents()
+                                 if row["state"] in _OPEN_INCIDENTS)
+    queue = _readable_queue(home, since)
+    readable = queue is not None  # else None: unknown, not zero
+    info["deliveries_pending"] = queue.get("pending", 0) + queue.get("delivering", 0) \
+        if readable else None
+    info["deliveries_retrying"] = queue.get("retrying", 0) if readable else None
+    info["deliveries_failed_24h"] = queue.get("failed_recently", 0) if readable else None
+    skips = _recent_skips(home._ledger, since)
+    info["held_back_24h"] = skips.pop("max_parallel", 0)
+    info["missed_24h"] = sum(skips.values())
+    return info
+
+
+def _readable_queue(home, since):
+    """:func:`_delivery_counts`, or None when deliveries.db cannot be read.
+
+    A damaged queue fails the tick and is named by ``doctor``; the probes
+    (``status``, ``metrics``) still answer with what they can read.
+    """
+    try:
+        return _delivery_counts(home._deliveries, since)
+    except Exception as exc:
+        if not _storage_error(exc):
+            raise
+        return None
+
+
+def _run_duration(row):
+    """Seconds from a row's start to its end, or None while it runs (or never started)."""
+    started, finished = _parse_stored(row.get("started_at")), _parse_stored(row.get("finished_at"))
+    return round((finished - started).total_seconds(), 3) if started and finished else None
+
+
+def _job_view(home, ref):
+    """One job in full, for ``show JOB`` and the status site (reads only).
+
+    Returns ``{"job": <record>, "state", "paused_reason", "schedule" (in words),
+    "expression", "zone", "next_runs" (3 ISO times), "targets", "runs" (the last
+    5 rows, each with ``duration_seconds``), "incidents" (open), "notepad_keys"}``.
+    """
+    job = home.job(ref)
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    expr = schedule.get("expr") if schedule.get("kind") == "cron" else None
+    try:
+        zone = (_cron(expr).tz if expr else None) or _zone_name(home.zone(job))
+    except HermesCronError:
+        zone = job.get("tz")  # an unknown zone: 'doctor' says so; the record still shows
+    state = _job_state(job)
+    try:
+        upcoming = [] if state == "completed" else [_iso(f) for f in
+                                                    home.next_fires(job["id"], 3)]
+    except HermesCronError:
+        upcoming = []  # an unparseable stored schedule: the job is auto-paused at its slot
+    deliver = job.get("deliver") if isinstance(job.get("deliver"), str) else "local"
+    return {
+        "job": job,
+        "state": state,
+        "paused_reason": (job.get("paused_reason") or _DEFAULT_PAUSE_REASON)
+        if state == "paused" else None,
+        "schedule": job.get("schedule_display") or schedule.get("display"),
+        "expression": expr,
+        "zone": zone,
+        "next_runs": upcoming,
+        "targets": _split_targets(deliver),
+        "runs": [dict(row, duration_seconds=_run_duration(row))
+                 for row in home.runs(job["id"], 5)],
+        "incidents": [row for row in home.incidents(ref=job["id"])
+                      if row["state"] in _OPEN_INCIDENTS],
+        "notepad_keys": [note["key"] for note in home.notepad(job["id"])],
+    }
+
+
+def _metric_number(value):
+    if isinstance(value, (bool, int)):
+        return str(int(value))
+    return repr(float(value))
+
+
+def _metric_label(value):
+    """A label value escaped as the exposition format wants: backslash, quote, newline."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _metric_family(lines, name, kind, help_text, samples):
+    """Append one family: ``# HELP``, ``# TYPE``, then ``name{labels} value`` per sample."""
+    name = _METRIC_PREFIX + name
+    lines.append(f"# HELP {name} {help_text}")
+    lines.append(f"# TYPE {name} {kind}")
+    for labels, value in samples:
+        tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
+        lines.append(f"{name}{{{tags}}} {_metric_number(value)}" if tags else
+                     f"{name} {_metric_number(value)}")
+
+
+def _epoch_of(value):
+    when = _parse_stored(value) if isinstance(value, str) else None
+    return when.timestamp() if when is not None else None
+
+
+def _metrics_text(home):
+    """The home in the Prometheus text exposition format 0.0.4 (reads only).
+
+    Counters come from running totals kept in the ledger, so pruning never
+    lowers them; per-job series are labelled ``job_id`` and ``job_name``.
+    """
+    import sqlite3
+
+    jobs = home.jobs()
+    totals = _ledger_totals(home._ledger)
+    durations = _latest_durations(home._ledger)
+    per_job = {name: [] for name in ("info", "enabled", "next", "last", "success", "duration",
+                                     "streak")}
+    for job in jobs:
+        ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
+        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+        per_job["info"].append((dict(
+            ids, schedule=schedule.get("expr") or schedule.get("display") or
+            job.get("schedule_display") or "", tz=_zone_name(_safe_zone(home, job)),
+            kind=schedule.get("kind") or "", state=_job_state(job)), 1))
+        per_job["enabled"].append((ids, _job_is_runnable(job)))
+        for key, field in (("next", "next_run_at"), ("last", "last_run_at")):
+            if _epoch_of(job.get(field)) is not None:
+                per_job[key].append((ids, _epoch_of(job[field])))
+        success = _epoch_of(totals["last_success"].get(ids["job_id"]))
+        if success is None and job.get("last_status") == "ok":  # a run before the totals
+            success = _epoch_of(job.get("last_run_at"))
+        if success is not None:
+            per_job["success"].append((ids, success))
+        if ids["job_id"] in durations:
+            per_job["duration"].append((ids, durations[ids["job_id"]][1]))
+        streak = job.get("failure_streak")
+        per_job["streak"].append((ids, streak if isinstance(streak, int) else 0))
+    lines = []
+
+    def family(*args):
+        _metric_family(lines, *args)
+
+    family("job_info", "gauge", "A job's schedule, zone, kind and state (always 1).",
+           per_job["info"])
+    family("job_enabled", "gauge", "1 if the job is scheduled (not paused, completed or "
+           "in error).", per_job["enabled"])
+    family("job_next_run_timestamp_seconds", "gauge", "When the job is due next (Unix time).",
+           per_job["next"])
+    family("job_last_run_timestamp_seconds", "gauge", "When the job last finished a run.",
+           per_job["last"])
+    family("job_last_success_timestamp_seconds", "gauge",
+           "When a run of the job last completed.", per_job["success"])
+    family("job_last_duration_seconds", "gauge", "How long the job's latest finished run took.",
+           per_job["duration"])
+    family("job_failure_streak", "gauge", "Failed runs in a row (0 after a success).",
+           per_job["streak"])
+    executions = dict.fromkeys(("completed", "failed", "unknown"), 0)
+    executions.update(totals["executions"])
+    family("executions_total", "counter", "Runs finished, by outcome (unknown: the process "
+           "died).", [({"status": s}, n) for s, n in sorted(executions.items())])
+    family("skips_total", "counter", "Slots that did not fire, by reason (see 'why').",
+           [({"reason": r}, n) for r, n in sorted(totals["skips"].items())])
+    opened = dict.fromkeys([name for name, _ in _FAILURE_TYPES] + ["unknown"], 0)
+    for row in home.incidents():
+        if row["state"] in _OPEN_INCIDENTS:
+            opened[row["failure_type"]] = opened.get(row["failure_type"], 0) + 1
+    family("incidents_open", "gauge", "Open failure incidents, by failure type.",
+           [({"failure_type": t}, n) for t, n in sorted(opened.items())])
+    queue = _readable_queue(home, home.now())
+    family("deliveries", "gauge", "Rows in the delivery queue, by status.",
+           [] if queue is None else [({"status": s}, queue.get(s, 0))
+                                     for s in _DELIVERY_STATUSES])
+    family("deliveries_retrying", "gauge", "Deliveries waiting for a retry.",
+           [] if queue is None else [({}, queue.get("retrying", 0))])
+    success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
+    family("ticker_heartbeat_timestamp_seconds", "gauge", "When the last tick ran (0: never).",
+           [({}, _heartbeat_epoch(home))])
+    family("ticker_last_success_timestamp_seconds", "gauge",
+           "When the last tick succeeded (0: never).",
+           [({}, float(success[0]) if success and success[0].isdigit() else 0)])
+    took = (_read_text(os.path.join(home.path, _TICK_DURATION_FILE)) or "").strip()
+    family("tick_duration_seconds", "gauge", "How long the last tick took.",
+           [({}, float(took))] if took.replace(".", "", 1).isdigit() else [])
+    family("build_info", "gauge", "The hermes_cron, Python and SQLite versions (always 1).",
+           [({"version": __version__, "python": sys.version.split()[0],
+              "sqlite": sqlite3.sqlite_version}, 1)])
+    return "\n".join(lines) + "\n"
+
+
+def _write_metrics_textfile(home, path):
+    """Write the metrics to *path* (relative to the home) atomically, for node_exporter."""
+    path = os.path.join(home.path, os.path.expanduser(path))
+    try:
+        # Mode 0644: node_exporter runs as a user of its own.  The temp file
+        # does not end in .prom, so the collector never reads half a file.
+        _replace_small(path, _metrics_text(home), 0o644)
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from None
+
+
+def _tick_done(home, started, report):
+    """Record the tick's duration; with config ``metrics_textfile``, refresh that file.
+
+    An empty tick stays cheap: without the textfile it writes nothing here
+    (one more small file would cost it a third more), so the duration on
+    record is the last tick's that fired, skipped or settled something.  A
+    failure is the tick's housekeeping error.
+    """
+    try:
+        settings = home._settings or _load_config(home.path, home.environ, tolerant=True)[0]
+        textfile = settings.get("metrics_textfile")
+        if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
+            _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
+        if textfile:
+            _write_metrics_textfile(home, textfile)
+    except Exception as exc:
+        if not (_storage_error(exc) or isinstance(exc, HermesCronError)):
+            raise
+        report.setdefault("housekeeping_error", redact(f"metrics: {exc}"))
+
+
 # =============================================================================
 # 14. Cron home
 #     The public facade: one object per home directory.
@@ -7033,8 +7500,8 @@ class CronHome:
         return self._deliveries.rows(status=status, limit=limit)
 
     def status(self):
-        """Return the ticker's health and what is due, as a dict (reads only)."""
-        return _status(self)
+        """Return the ticker's health, what is due and what needs an operator (reads only)."""
+        return _status_counts(self, _status(self))
 
     def doctor(self):
         """Run read-only health checks: ``{"ok": bool, "findings": [{job_id, code, message}]}``."""
@@ -7106,6 +7573,177 @@ def _public_report(report):
     return out
 
 
+# --- 14.1 The status site's pages ---------------------------------------------------
+
+# No external assets, no script: the page must render under the server's CSP
+# (default-src 'none') and stay readable on a phone.
+_PAGE_CSS = """
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:.8rem;
+color:#1c1c1c;background:#fafafa}
+h1{font-size:1.3rem;margin:.2rem 0}h2{font-size:1.05rem;margin:1.2rem 0 .4rem}
+.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}
+th{font-weight:600;background:#f0f0f0}td.n{text-align:right}code{font-size:.9em}
+.ok{color:#13652b}.bad{color:#a4161a;font-weight:600}.dim{color:#6b6b6b}
+.banner{padding:.6rem .8rem;border-radius:.4rem;margin:.6rem 0;background:#e4f4e8}
+.banner.bad{background:#fbe3e4}dl{display:grid;grid-template-columns:max-content 1fr;
+gap:.2rem .9rem;margin:0}dt{color:#6b6b6b}dd{margin:0;overflow-wrap:anywhere}
+a{color:#0b57a4}time{white-space:nowrap}
+"""
+_BAD_STATUSES = ("error", "delivery_failed", "blocked_config", "failed", "unknown")
+
+
+def _h(value):
+    """*value* as HTML text: redacted, then escaped (``-`` for None)."""
+    import html
+
+    return "-" if value is None else html.escape(redact(str(value)), quote=True)
+
+
+def _job_href(job_id):
+    from urllib.parse import quote
+
+    return _h("/job/" + quote(str(job_id), safe=""))
+
+
+def _when_html(value):
+    """A stored time, shorter (no fraction, a space for the T) and never wrapped."""
+    if not isinstance(value, str):
+        return _h(value)
+    when = _parse_stored(value)
+    text = _iso(when.replace(microsecond=0)).replace("T", " ") if when else value
+    return f'<time datetime="{_h(value)}">{_h(text)}</time>'
+
+
+def _outcome_html(status):
+    css = "bad" if status in _BAD_STATUSES else "ok" if status in ("ok", "completed") else "dim"
+    return f'<span class="{css}">{_h(status)}</span>'
+
+
+def _html_table(head, rows, empty):
+    if not rows:
+        return f'<p class="dim">{_h(empty)}</p>'
+    cells = "".join(f"<th>{_h(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table><tr>{cells}</tr>{body}</table></div>'
+
+
+def _html_page(title, body):
+    return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta http-equiv="refresh" content="30"><title>{_h(title)}</title>'
+            f"<style>{_PAGE_CSS}</style></head><body>{body}</body></html>\n")
+
+
+def _ticker_html(info):
+    age = info["heartbeat_age_seconds"]
+    if age is None:
+        return ('<div class="banner bad">Ticker: no heartbeat. Is anything calling '
+                '<code>python -m hermes_cron tick</code> every minute?</div>')
+    if info["stalled"]:
+        return (f'<div class="banner bad">Ticker STALLED: last heartbeat {_h(age)} s ago '
+                f'(pid {_h(info["ticker_pid"])})</div>')
+    last = (f'; last tick failed: {_h(_error_summary(info["last_error"]))}'
+            if info["last_error"] else "")
+    return (f'<div class="banner{" bad" if last else ""}">Ticker alive: heartbeat {_h(age)} s '
+            f'ago (pid {_h(info["ticker_pid"])}){last}</div>')
+
+
+def _incidents_html(rows):
+    return _html_table(
+        ("Incident", "Job", "Type", "Last seen", "Error"),
+        [(_h(r["id"]), f'<a href="{_job_href(r["job_id"])}">{_h(r["job_id"])}</a>',
+          _h(r["failure_type"]), _when_html(r["last_seen_at"]),
+          _h(_error_summary(r["error"], 160)))
+         for r in rows], "No open incidents.")
+
+
+def _runs_html(rows, names=None):
+    out = []
+    for row in rows:
+        duration = _run_duration(row)
+        cells = [f"<code>{_h(row['id'][:12])}</code>"]
+        if names is not None:
+            cells.append(f'<a href="{_job_href(row["job_id"])}">'
+                         f'{_h(names.get(row["job_id"]) or row["job_id"])}</a>')
+        cells += [_outcome_html(row["status"]), _h(row["source"]), _when_html(row["claimed_at"]),
+                  _h(f"{duration:g} s" if duration is not None else None),
+                  _h(_error_summary(row["error"], 120) if row["error"] else "")]
+        out.append(cells)
+    head = ("Execution",) + (("Job",) if names is not None else ()) + (
+        "Status", "Source", "Claimed", "Took", "Error")
+    return _html_table(head, out, "No executions recorded.")
+
+
+def _status_page(home):
+    """The status site's front page: ticker, counts, jobs, recent runs, open incidents."""
+    info = home.status()
+    jobs, names = [], {}
+    for job in home.jobs():
+        names[job.get("id")] = job.get("name")
+        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+        jobs.append((
+            f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
+            _h(job.get("schedule_display") or schedule.get("display")), _h(_job_state(job)),
+            _when_html(job.get("next_run_at")), _when_html(job.get("last_run_at")),
+            _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0)))
+    counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
+              ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
+              ("open incidents", info["open_incidents"]),
+              ("deliveries pending", info["deliveries_pending"]),
+              ("deliveries retrying", info["deliveries_retrying"]),
+              ("deliveries failed (24 h)", info["deliveries_failed_24h"]),
+              ("held back (24 h)", info["held_back_24h"]), ("missed (24 h)", info["missed_24h"]))
+    body = (f"<h1>hermes_cron</h1><p class=\"dim\">{_h(info['home'])}</p>{_ticker_html(info)}"
+            "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in counts) + "</dl>"
+            "<h2>Jobs</h2>" + _html_table(("Job", "Schedule", "State", "Next run", "Last run",
+                                          "Last outcome", "Streak"), jobs, "No jobs.")
+            + "<h2>Recent runs</h2>" + _runs_html(home.runs(limit=20), names)
+            + "<h2>Open incidents</h2>" + _incidents_html(
+                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS])
+            + '<p class="dim">Refreshes every 30 s. <a href="/metrics">metrics</a> · '
+              '<a href="/api/status">status JSON</a></p>')
+    return _html_page("hermes_cron status", body)
+
+
+def _job_page(home, ref):
+    """The status site's page of one job: the ``show JOB`` view."""
+    view = _job_view(home, ref)
+    job = view["job"]
+    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
+    facts = [("id", job.get("id")), ("name", job.get("name")),
+             ("schedule", f"{view['schedule']}" + (f"  ({view['expression']})"
+                                                   if view["expression"] else "")),
+             ("zone", view["zone"]), ("state", view["state"] + (
+                 f": {view['paused_reason']}" if view["paused_reason"] else "")),
+             ("next runs", ", ".join(view["next_runs"]) or "-"),
+             ("targets", ", ".join(view["targets"])),
+             ("script", job.get("script")), ("agent", "none (no_agent)" if job.get("no_agent")
+                                              else "/".join(str(job[k]) for k in ("provider",
+                                                            "model") if job.get(k)) or "default"),
+             ("repeat", f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}"),
+             ("last outcome", job.get("last_status")), ("failure streak",
+                                                         job.get("failure_streak") or 0),
+             ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
+             ("prompt", job.get("prompt"))]
+    body = (f'<p><a href="/">&larr; all jobs</a></p><h1>{_h(job.get("name") or job["id"])}</h1>'
+            "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
+            "<h2>Last runs</h2>" + _runs_html(view["runs"])
+            + "<h2>Open incidents</h2>" + _incidents_html(view["incidents"]))
+    return _html_page(f"hermes_cron: {job.get('name') or job['id']}", body)
+
+
+def _redacted(value):
+    """*value* (JSON data) with every string redacted, keeping its shape."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
+
+
 # =============================================================================
 # 15. Command line
 #     The only section that parses arguments or prints.
@@ -7158,6 +7796,10 @@ def _parser():
         p.add_argument("--provider", help="provider for this job")
         p.add_argument("--base-url", help="API base URL (needs --provider)")
         p.add_argument("--workdir", help="absolute directory the job runs in")
+        p.add_argument("--ping", metavar="URL",
+                       help="dead man's switch: GET URL/start, then URL or URL/fail "
+                            "(healthchecks.io, Cronitor)" + ("; '' removes it" if editing
+                                                             else ""))
         if editing:
             p.add_argument("--schedule", help="a new schedule")
             p.add_argument("--prompt", help="a new prompt")
@@ -7236,6 +7878,17 @@ def _parser():
     p.add_argument("-n", type=int, default=5, metavar="N", help="how many (default 5)")
     p.add_argument("--tz", help="zone to evaluate in")
     p.add_argument("--after", metavar="ISO", help="start here instead of now")
+    p = command("show", "one job in full: schedule, next runs, targets, last runs, incidents")
+    p.add_argument("job", metavar="JOB", help="job id or name")
+    p = command("metrics", "print Prometheus metrics (text exposition format 0.0.4)")
+    p.add_argument("--textfile", metavar="PATH",
+                   help="write them atomically to PATH instead (node_exporter's textfile "
+                        "collector)")
+    p = command("serve", "a read-only status site: HTML, /metrics, /healthz, /api/...")
+    p.add_argument("--bind", default="127.0.0.1:8765", metavar="HOST:PORT",
+                   help="where to listen (default 127.0.0.1:8765)")
+    p.add_argument("--token-env", metavar="NAME",
+                   help="require the token held in $NAME (needed beyond loopback)")
     return top
 
 
@@ -7388,6 +8041,7 @@ def _say_job(home, verb, job, args):
 def _cmd_add(home, args):
     fields = _job_fields_from(args, editing=False)
     fields["no_agent"] = bool(fields["no_agent"])
+    fields["deliver"] = _with_ping(home, args)
     job = home.add_job(args.schedule, args.prompt, paused=args.paused, reason=args.reason,
                        **fields)
     _warn_config(home)
@@ -7395,7 +8049,8 @@ def _cmd_add(home, args):
 
 
 def _cmd_edit(home, args):
-    job = home.edit_job(args.job, **_job_fields_from(args, editing=True))
+    job = home.edit_job(args.job, **dict(_job_fields_from(args, editing=True),
+                                         deliver=_with_ping(home, args)))
     _say_job(home, "Updated", job, args)
 
 
@@ -7553,7 +8208,7 @@ def _cmd_status(home, args):
     info = home.status()
     if args.json:
         _print_json(info)
-        return
+        return EXIT_FAILURE if info["stalled"] else EXIT_OK  # a liveness probe
     age = info["heartbeat_age_seconds"]
     if age is None:
         ticker = "no heartbeat: is anything calling 'python -m hermes_cron tick' every minute?"
@@ -7577,9 +8232,11 @@ def _cmd_status(home, args):
     for bad in info["failed"]:
         rows.append(("failed", f"{bad['job_id']} ({bad['name']}): "
                                f"{_one_line(bad['last_error'] or '?')}"))
+    rows += _status_count_rows(info)
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(_printable(f"{key.ljust(width)}  {value}"))
+    return EXIT_FAILURE if info["stalled"] else EXIT_OK
 
 
 def _cmd_doctor(home, args):
@@ -7757,6 +8414,291 @@ def _cmd_daemon(home, args):
                                                          as_json))
 
 
+def _status_count_rows(info):
+    return [("home", info["home"]),
+            ("failing", f"{info['failing_jobs']} job(s) whose last run did not end ok"),
+            ("incidents", f"{info['open_incidents']} open"),
+            ("delivery", "deliveries.db cannot be read (see 'doctor')"
+             if info["deliveries_pending"] is None else
+             f"{info['deliveries_pending']} pending ({info['deliveries_retrying']} retrying), "
+             f"{info['deliveries_failed_24h']} failed in 24 h"),
+            ("slots", f"{info['held_back_24h']} held back, {info['missed_24h']} missed "
+                      f"in 24 h (see 'why JOB')")]
+
+
+def _with_ping(home, args):
+    """The ``deliver`` value with ``--ping URL`` as its one ``ping:`` target ('' removes it)."""
+    if args.ping is None:
+        return args.deliver
+    base = args.deliver
+    if base is None and args.command == "edit":
+        base = home.job(args.job).get("deliver")
+    targets = [t for t in _split_targets(base or "local") if not t.lower().startswith("ping:")]
+    if args.ping.strip():
+        targets.append("ping:" + args.ping.strip())
+    return ",".join(targets)
+
+
+def _cmd_show(home, args):
+    view = _job_view(home, args.job)
+    if args.json:
+        _print_json(view)
+        return
+    job = view["job"]
+    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
+    where = f"{view['expression']}, {view['zone']}" if view["expression"] and \
+        view["expression"] != view["schedule"] else view["zone"]
+    agent = "none (no_agent)" if job.get("no_agent") else "/".join(
+        str(job[k]) for k in ("provider", "model") if job.get(k)) or "default runner"
+    rows = [("job", _job_label(job)),
+            ("schedule", f"{view['schedule']}  ({where})"),
+            ("state", view["state"] + (f": {view['paused_reason']}" if view["paused_reason"]
+                                       else "")),
+            ("next runs", ", ".join(view["next_runs"]) or "-"),
+            ("targets", ", ".join(view["targets"])),
+            ("script", job.get("script") or "-"),
+            ("agent", agent),
+            ("repeat", f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}"),
+            ("last", f"{job.get('last_status') or '-'} at {job.get('last_run_at') or '-'}; "
+                     f"failure streak {job.get('failure_streak') or 0}"),
+            ("notepad", ", ".join(view["notepad_keys"]) or "-"),
+            ("prompt", _one_line(job.get("prompt") or "-", 100))]
+    for key, value in rows:
+        print(_printable(f"{key.ljust(9)}  {value}"))
+    print("last runs" if view["runs"] else "last runs  none yet")
+    for row in view["runs"]:
+        took = f"{row['duration_seconds']:g} s" if row["duration_seconds"] is not None else "-"
+        print(_printable(f"  {row['id']} {row['status']} source={row['source']} "
+                         f"{row['claimed_at']} took {took}"))
+        if row["error"]:
+            print(f"      {_printable(_error_summary(row['error']))}")
+    for row in view["incidents"]:
+        print(_printable(f"incident  {row['id']} {row['state']} type={row['failure_type']}: "
+                         f"{_error_summary(row['error'], 120)}"))
+
+
+def _cmd_metrics(home, args):
+    if args.textfile:
+        _write_metrics_textfile(home, os.path.abspath(args.textfile))
+    else:
+        sys.stdout.write(_metrics_text(home))
+
+
+# --- 15.1 serve: the read-only status site -------------------------------------------
+
+_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; "
+        "form-action 'none'; frame-ancestors 'none'")
+_TOKEN_COOKIE = "hermes_cron_session"
+
+
+def _parse_bind(text):
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) -> (host, port)."""
+    host, sep, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise InvalidInputError("--bind needs HOST:PORT", text, "use e.g. 127.0.0.1:8765")
+    return host, int(port)
+
+
+def _is_loopback(host):
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name (or every address, ''): it may well be reachable
+
+
+def _status_server(home, host, port, token=None):
+    """A threaded HTTP server (not started) for the status site of *home*.
+
+    Every request reads the home afresh through its own ``CronHome``, as a
+    CLI command would.  With *token*, a request needs it as a bearer header,
+    or once as ``?token=`` (answered with a session cookie).
+    """
+    import http.server
+
+    server_class = http.server.ThreadingHTTPServer
+    if ":" in host:
+        import socket
+
+        server_class = type("Server6", (server_class,), {"address_family": socket.AF_INET6})
+    server = server_class((host, port), _status_handler(home, token))
+    server.daemon_threads = True
+    return server
+
+
+def _status_handler(home, token):
+    import hashlib
+    import hmac
+    import http.cookies
+    import http.server
+    import json
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    # The cookie holds a value derived from the token, never the token itself.
+    session = hmac.new(token.encode(), b"hermes_cron status site", hashlib.sha256).hexdigest() \
+        if token else None
+
+    def same(given, expected):
+        return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode())
+
+    def route(url):
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        path = url.path.rstrip("/") or "/"
+        with CronHome(home.path, clock=home.clock, environ=home.environ) as reader:
+            if path == "/":
+                return 200, "text/html; charset=utf-8", _status_page(reader)
+            if path.startswith("/job/"):
+                return 200, "text/html; charset=utf-8", _job_page(reader, unquote(path[5:]))
+            if path == "/metrics":
+                return 200, "text/plain; version=0.0.4; charset=utf-8", _metrics_text(reader)
+            if path == "/healthz":
+                info = reader.status()
+                if info["heartbeat_age_seconds"] is None:
+                    return 503, "text/plain; charset=utf-8", "unhealthy: no ticker heartbeat\n"
+                if info["stalled"]:
+                    return 503, "text/plain; charset=utf-8", (
+                        f"unhealthy: ticker stalled, last heartbeat "
+                        f"{info['heartbeat_age_seconds']} s ago\n")
+                return 200, "text/plain; charset=utf-8", (
+                    f"ok: heartbeat {info['heartbeat_age_seconds']} s ago\n")
+            if path == "/api/jobs":
+                data = reader.jobs(include_all="all" in query)
+            elif path == "/api/runs":
+                limit = query.get("limit", "20")
+                data = reader.runs(query.get("job"), int(limit) if limit.isdigit() else -1)
+            elif path == "/api/incidents":
+                data = reader.incidents(query.get("state"), query.get("job"))
+                if "all" not in query and "state" not in query:  # as 'incidents --json'
+                    data = [row for row in data if row["state"] in _OPEN_INCIDENTS]
+            elif path == "/api/status":
+                data = reader.status()
+            else:
+                raise JobNotFoundError("no such page", url.path,
+                                       "see / , /job/ID, /metrics, /healthz, /api/...")
+        return 200, "application/json", json.dumps(_redacted(data), indent=2,
+                                                   ensure_ascii=False) + "\n"
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def version_string(self):
+            return f"hermes_cron/{__version__}"
+
+        def __getattr__(self, name):
+            if name.startswith("do_"):  # any other method: the site is read-only
+                return self.refuse
+            raise AttributeError(name)
+
+        def do_GET(self):
+            self.answer(head=False)
+
+        def do_HEAD(self):
+            self.answer(head=True)
+
+        def refuse(self):
+            self.reply(405, "text/plain; charset=utf-8", "read-only: only GET and HEAD\n",
+                       {"Allow": "GET, HEAD"})
+
+        def answer(self, head):
+            url = urlsplit(self.path)
+            if session is not None and not self.allowed(url):
+                return
+            try:
+                status, kind, body = route(url)
+            except HermesCronError as exc:
+                status = 404 if exc.exit_code == EXIT_NOT_FOUND else 400
+                kind, body = "text/plain; charset=utf-8", f"{exc}\n"
+            except Exception as exc:  # e.g. a damaged database: one line, the server goes on
+                if not _storage_error(exc):
+                    raise
+                status, kind = 500, "text/plain; charset=utf-8"
+                body = f"the cron home cannot be read: {type(exc).__name__}: {exc}\n"
+            self.reply(status, kind, redact(body) if status >= 400 else body, head=head)
+
+        def allowed(self, url):
+            bearer = self.headers.get("Authorization", "")
+            if bearer.startswith("Bearer ") and same(bearer[7:].strip(), token):
+                return True
+            cookie = http.cookies.SimpleCookie()
+            try:
+                cookie.load(self.headers.get("Cookie", ""))
+            except http.cookies.CookieError:
+                pass
+            if _TOKEN_COOKIE in cookie and same(cookie[_TOKEN_COOKIE].value, session):
+                return True
+            given = parse_qs(url.query).get("token")
+            if given and same(given[-1], token):
+                # Once: from now on the cookie, and the token leaves the address bar.
+                self.reply(303, "text/plain; charset=utf-8", "", {
+                    "Location": url.path or "/", "Set-Cookie": f"{_TOKEN_COOKIE}={session}; "
+                    "Path=/; HttpOnly; SameSite=Strict"})
+                return False
+            self.reply(401, "text/plain; charset=utf-8", "a token is required: send "
+                       "'Authorization: Bearer TOKEN', or open /?token=TOKEN once\n",
+                       {"WWW-Authenticate": "Bearer"})
+            return False
+
+        def reply(self, status, kind, body, headers=None, head=False):
+            data = body.encode("utf-8")
+            self.send_response(status)
+            for name, value in dict({
+                    "Content-Type": kind, "Content-Length": str(len(data)),
+                    "Content-Security-Policy": _CSP, "X-Content-Type-Options": "nosniff",
+                    "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+                    "Cache-Control": "no-store"}, **(headers or {})).items():
+                self.send_header(name, value)
+            self.end_headers()
+            if not head:
+                self.wfile.write(data)
+
+        def log_message(self, fmt, *args):
+            import re
+
+            line = re.sub(r"([?&]token=)[^&\s\"]*", r"\1***", fmt % args)
+            print(_printable(f"{_PROG}: serve: {self.address_string()} {line}"),
+                  file=sys.stderr, flush=True)
+
+    return Handler
+
+
+def _cmd_serve(home, args):
+    import signal
+    import threading
+
+    host, port = _parse_bind(args.bind)
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env)
+        if not token:
+            raise InvalidInputError("--token-env names a variable that is unset or empty",
+                                    args.token_env, "export the token in it first")
+    elif not _is_loopback(host):
+        raise InvalidInputError(
+            "serving beyond loopback needs a token", args.bind,
+            "pass --token-env NAME with the token in $NAME, or bind 127.0.0.1")
+    try:
+        server = _status_server(home, host, port, token)
+    except OSError as exc:
+        raise HermesCronError(f"cannot listen on {args.bind}", exc.strerror or str(exc),
+                              "pick another --bind port, or stop what holds this one") from None
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: stop.set())
+    thread = threading.Thread(target=server.serve_forever, name="hermes-cron-serve",
+                              daemon=True)
+    thread.start()
+    shown = f"[{host}]" if ":" in host else host or "0.0.0.0"
+    print(f"serving {home.path} read-only at http://{shown}:{server.server_address[1]}/ "
+          f"(SIGTERM or Ctrl-C stops)", flush=True)
+    while not stop.is_set():
+        stop.wait(1.0)
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
 _COMMANDS = {
     "tick": _cmd_tick,
     "run": _cmd_run,
@@ -7778,6 +8720,9 @@ _COMMANDS = {
     "resume": _cmd_resume,
     "remove": _cmd_remove,
     "next": _cmd_next,
+    "show": _cmd_show,
+    "metrics": _cmd_metrics,
+    "serve": _cmd_serve,
 }
 
 

@@ -8832,6 +8832,489 @@ def test_crash_tick_while_the_tick_lock_is_held_is_busy_and_changes_nothing(tmp_
     assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "completed")]
 
 
+# ---- 13.4 observability: metrics, status, show, the status site, pings (issue 16) ---
+
+_METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*\Z")
+_METRIC_SAMPLE = re.compile(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="'
+                            r'(?:[^"\\\n]|\\[\\"n])*",?)*)\})? (\S+)\Z')
+_METRIC_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"')
+
+
+def _unescape_label(text):
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
+
+
+def check_exposition(text):
+    """Check Prometheus text format 0.0.4 line by line; return {name: (type, [(labels, v)])}."""
+    assert text.endswith("\n") and "\r" not in text
+    families, current = {}, None
+    for line in text[:-1].split("\n"):
+        assert line, "no blank lines"
+        if line.startswith("# HELP "):
+            name, _, help_text = line[7:].partition(" ")
+            assert _METRIC_NAME.match(name) and name not in families and help_text, line
+            current = name
+            families[name] = [None, []]
+        elif line.startswith("# TYPE "):
+            name, _, kind = line[7:].partition(" ")
+            assert name == current and families[name][0] is None and not families[name][1]
+            assert kind in ("counter", "gauge"), line
+            assert (kind == "counter") == name.endswith("_total"), line
+            families[name][0] = kind
+        else:
+            match = _METRIC_SAMPLE.match(line)
+            assert match, line
+            name, labels, value = match.groups()
+            assert name == current and families[name][0] is not None, line
+            pairs = _METRIC_LABEL.findall(labels or "")
+            assert len({k for k, _ in pairs}) == len(pairs), line
+            float(value)
+            families[name][1].append(({k: _unescape_label(v) for k, v in pairs}, float(value)))
+    assert all(name.startswith("hermes_cron_") for name in families)
+    return {name: tuple(v) for name, v in families.items()}
+
+
+@pytest.fixture
+def fail_script(tmp_path):
+    return script(tmp_path, "fail.sh", "echo broken >&2; exit 3\n")
+
+
+def observed_home(home, clock, ok_script, fail_script):
+    """A home with a healthy job, a failing one with a hostile name, and a tick."""
+    good = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="digest")
+    bad = home.add_job("*/5 * * * *", "", script=fail_script, no_agent=True,
+                       name='<script>alert("x")</script>\\ \nend')
+    clock.advance(minutes=5)
+    home.tick()
+    return good, bad
+
+
+def test_metrics_exposition_follows_the_text_format(home, clock, ok_script, fail_script):
+    good, bad = observed_home(home, clock, ok_script, fail_script)
+    families = check_exposition(hc._metrics_text(home))
+    per_job = ("job_info", "job_enabled", "job_next_run_timestamp_seconds",
+               "job_last_run_timestamp_seconds", "job_last_success_timestamp_seconds",
+               "job_last_duration_seconds", "job_failure_streak")
+    for name in per_job + ("executions_total", "skips_total", "incidents_open", "deliveries",
+                           "deliveries_retrying", "ticker_heartbeat_timestamp_seconds",
+                           "ticker_last_success_timestamp_seconds", "tick_duration_seconds",
+                           "build_info"):
+        assert "hermes_cron_" + name in families, name
+    for name in per_job:
+        for labels, _ in families["hermes_cron_" + name][1]:
+            assert {"job_id", "job_name"} <= set(labels)
+    info = {s[0]["job_id"]: s[0] for s in families["hermes_cron_job_info"][1]}
+    assert info[bad["id"]]["job_name"] == bad["name"]  # escaped, and read back exactly
+    assert (info[good["id"]]["schedule"], info[good["id"]]["tz"], info[good["id"]]["kind"],
+            info[good["id"]]["state"]) == ("*/5 * * * *", "UTC", "cron", "scheduled")
+
+    def value(name, **labels):
+        return [v for lab, v in families["hermes_cron_" + name][1]
+                if labels.items() <= lab.items()]
+
+    assert value("executions_total", status="completed") == [1.0]
+    assert value("executions_total", status="failed") == [1.0]
+    assert value("job_failure_streak", job_id=bad["id"]) == [1.0]
+    assert value("job_last_success_timestamp_seconds", job_id=bad["id"]) == []
+    assert value("job_last_success_timestamp_seconds", job_id=good["id"])[0] == \
+        clock.now.timestamp()
+    assert value("incidents_open", failure_type="script") == [1.0]
+    assert value("ticker_heartbeat_timestamp_seconds") == [clock.now.timestamp()]
+    assert value("job_next_run_timestamp_seconds", job_id=good["id"]) == [
+        (clock.now + timedelta(minutes=5)).timestamp()]
+    assert value("build_info")[0] == 1.0
+
+
+def test_metrics_parse_with_the_official_client(home, clock, ok_script, fail_script):
+    parser = pytest.importorskip("prometheus_client.parser",
+                                 reason="prometheus_client is not installed")
+    observed_home(home, clock, ok_script, fail_script)
+    names = {f.name: f.type for f in parser.text_string_to_metric_families(
+        hc._metrics_text(home))}
+    assert names["hermes_cron_executions"] == "counter"  # the client drops _total
+    assert names["hermes_cron_job_info"] == "gauge"
+
+
+def test_metrics_counters_never_go_down_when_rows_are_pruned(home, clock, ok_script, env):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    for _ in range(3):
+        home.run_job(job["id"])
+    home._ledger.record_skips([(job["id"], "2026-03-06T12:00:00+00:00", "overlap", "d")] * 2,
+                              clock.now)
+    home._ledger.record_skip(job["id"], "2026-03-06T12:00:00+00:00", "overlap", "d", clock.now)
+    totals = hc._ledger_totals(home._ledger)
+    assert (totals["executions"], totals["skips"]) == ({"completed": 3}, {"overlap": 1})
+    home.close()
+    db = sqlite3.connect(os.path.join(home.path, "executions.db"))
+    with db:  # what the prune and the daily sweep do to old rows
+        db.execute("DELETE FROM executions")
+        db.execute("DELETE FROM cron_skips")
+    db.close()
+    again = hc.CronHome(home.path, clock=clock, environ=env)  # a restart
+    assert hc._ledger_totals(again._ledger)["executions"] == {"completed": 3}
+    again.run_job(job["id"])
+    families = check_exposition(hc._metrics_text(again))
+    assert ({"status": "completed"}, 4.0) in families["hermes_cron_executions_total"][1]
+    assert ({"reason": "overlap"}, 1.0) in families["hermes_cron_skips_total"][1]
+
+
+def test_metrics_is_a_read_command(cli, home, clock, ok_script, tmp_path):
+    rc, out, err = cli("metrics")
+    assert (rc, err) == (0, "") and "hermes_cron_build_info{" in out
+    assert not os.path.exists(home.path)  # a missing home stays missing
+    observed = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    clock.advance(minutes=5)
+    home.tick()
+    home.close()
+
+    def snapshot():
+        return sorted((n, os.stat(os.path.join(home.path, n)).st_mtime_ns)
+                      for n in os.listdir(home.path))
+
+    before = snapshot()
+    rc, out, _ = cli("metrics")
+    assert rc == 0 and f'job_id="{observed["id"]}"' in out
+    assert cli("show", observed["id"])[0] == 0
+    assert snapshot() == before
+
+
+def test_metrics_textfile_from_the_cli_and_from_every_tick(cli, home, clock, ok_script,
+                                                           tmp_path):
+    target = tmp_path / "prom" / "hermes.prom"
+    target.parent.mkdir()
+    rc, out, err = cli("metrics", "--textfile", str(target))
+    assert (rc, out, err) == (0, "", "")
+    check_exposition(target.read_text())
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o644  # node_exporter reads it
+    assert os.listdir(target.parent) == ["hermes.prom"]  # no temp file left behind
+    target.unlink()
+    home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
+    with open(os.path.join(home.path, "config.json"), "w") as f:
+        json.dump({"metrics_textfile": str(target)}, f)
+    clock.advance(minutes=5)
+    cli("tick")
+    families = check_exposition(target.read_text())
+    assert ({"status": "completed"}, 1.0) in families["hermes_cron_executions_total"][1]
+    assert families["hermes_cron_tick_duration_seconds"][1][0][1] > 0
+
+
+def test_metrics_an_empty_tick_still_reads_no_store(home, clock, ok_script, monkeypatch):
+    home.add_job("0 0 * * *", "", script=ok_script, no_agent=True)
+    home.tick()
+    monkeypatch.setattr(hc._JobStore, "load", lambda self: pytest.fail("jobs.json parsed"))
+    monkeypatch.setattr(hc._Ledger, "connect", lambda self: pytest.fail("SQLite opened"))
+    before = sorted(os.listdir(home.path))
+    clock.advance(minutes=1)
+    assert hc.CronHome(home.path, clock=clock, environ=home.environ).tick()["dispatched"] == []
+    assert sorted(os.listdir(home.path)) == before  # no duration file for an empty tick
+
+
+def test_status_is_a_liveness_probe_and_counts_what_needs_an_operator(
+        cli, home, clock, ok_script, fail_script):
+    rc, out, err = cli("status")
+    assert rc == 1 and out.startswith("ticker     no heartbeat") and err == ""
+    assert f"home       {home.path}\n" in out
+    observed_home(home, clock, ok_script, fail_script)
+    rc, out, _ = cli("status")
+    assert rc == 0 and "failing    1 job(s) whose last run did not end ok\n" in out
+    assert "incidents  1 open\n" in out
+    rc, out, _ = cli("status", "--json")
+    info = json.loads(out)
+    assert rc == 0 and (info["home"], info["failing_jobs"], info["open_incidents"],
+                        info["deliveries_pending"], info["held_back_24h"],
+                        info["missed_24h"]) == (home.path, 1, 1, 0, 0, 0)
+    clock.advance(minutes=10)  # no tick since: stalled
+    assert cli("status")[0] == 1 and cli("status", "--json")[0] == 1
+
+
+def test_show_prints_one_job_in_full(cli, home, clock, ok_script, fail_script):
+    good, bad = observed_home(home, clock, ok_script, fail_script)
+    home.set_note(good["id"], "cursor", "42")
+    home.pause_job(good["id"], "holiday")
+    rc, out, _ = cli("show", "digest")
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[:4] == [
+        f"job        {good['id']} (digest)",
+        "schedule   */5 * * * *  (UTC)",
+        "state      paused: holiday",
+        "next runs  2026-03-06T12:10:00+00:00, 2026-03-06T12:15:00+00:00, "
+        "2026-03-06T12:20:00+00:00"]
+    assert "notepad    cursor" in lines and "script     ok.sh" in lines
+    assert lines[lines.index("last runs") + 1].split()[1:3] == ["completed", "source=builtin"]
+    view = json.loads(cli("show", bad["id"], "--json")[1])
+    assert set(view) == {"job", "state", "paused_reason", "schedule", "expression", "zone",
+                         "next_runs", "targets", "runs", "incidents", "notepad_keys"}
+    assert (view["job"]["id"], view["targets"], view["job"]["failure_streak"]) == (
+        bad["id"], ["local"], 1)
+    assert view["runs"][0]["status"] == "failed" and view["runs"][0]["duration_seconds"] >= 0
+    assert [i["failure_type"] for i in view["incidents"]] == ["script"]
+    assert cli("show", "nosuch")[0] == 3
+
+
+class _Site:
+    """The status site of a home, served on a real socket in this process."""
+
+    def __init__(self, home, token=None):
+        self.server = hc._status_server(home, "127.0.0.1", 0, token)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def get(self, path, method="GET", headers=None):
+        import urllib.error
+        import urllib.request
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+
+        request = urllib.request.Request(self.base + path, method=method,
+                                         headers=headers or {})
+        opener = urllib.request.build_opener(NoRedirect)
+        try:
+            with opener.open(request, timeout=10) as r:
+                return r.status, dict(r.headers), r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, dict(exc.headers), exc.read().decode()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def site(home):
+    sites = []
+
+    def start(token=None):
+        sites.append(_Site(home, token))
+        return sites[-1]
+
+    yield start
+    for s in sites:
+        s.close()
+
+
+def test_serve_answers_every_route_with_the_cli_data(site, cli, home, clock, ok_script,
+                                                     fail_script):
+    web = site()
+    status, headers, body = web.get("/healthz")
+    assert status == 503 and body == "unhealthy: no ticker heartbeat\n"
+    good, bad = observed_home(home, clock, ok_script, fail_script)
+    status, headers, body = web.get("/healthz")
+    assert (status, body) == (200, "ok: heartbeat 0 s ago\n")
+    status, headers, page = web.get("/")
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    assert "script-src" not in headers["Content-Security-Policy"] and \
+        "default-src 'none'" in headers["Content-Security-Policy"]
+    assert "<script" not in page and "&lt;script&gt;alert(&quot;x&quot;)" in page
+    assert f'href="/job/{good["id"]}"' in page and "Ticker alive" in page
+    status, _, job_page = web.get(f"/job/{bad['id']}")
+    assert status == 200 and "<script" not in job_page and "exited with code 3" in job_page
+    assert web.get("/job/nosuch")[0] == 404 and web.get("/nope")[0] == 404
+    status, headers, text = web.get("/metrics")
+    assert headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
+    check_exposition(text)
+    for route, argv in (("/api/jobs", ("list", "--json")), ("/api/runs", ("runs", "--json")),
+                        ("/api/incidents", ("incidents", "--json")),
+                        ("/api/status", ("status", "--json"))):
+        status, headers, body = web.get(route)
+        assert (status, headers["Content-Type"]) == (200, "application/json"), route
+        assert json.loads(body) == json.loads(cli(*argv)[1]), route
+    status, headers, body = web.get("/", method="HEAD")
+    assert (status, body) == (200, "") and int(headers["Content-Length"]) == len(page.encode())
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        status, headers, _ = web.get("/", method=method)
+        assert (status, headers["Allow"]) == (405, "GET, HEAD"), method
+    clock.advance(minutes=10)
+    assert web.get("/healthz")[:3:2] == (503, "unhealthy: ticker stalled, last heartbeat "
+                                              "600 s ago\n")
+
+
+def test_serve_redacts_what_it_shows(site, home, clock, tmp_path):
+    leaky = script(tmp_path, "leak.sh", "echo sk-ant-api03-abcdefghijklmnopqrstuvwx >&2; exit 1\n")
+    job = home.add_job("*/5 * * * *", "use key sk-proj-abcdefghijklmnopqrstuvwx", script=leaky,
+                       no_agent=True)
+    home.run_job(job["id"])
+    web = site()
+    for path in ("/", f"/job/{job['id']}", "/api/jobs", "/api/runs"):
+        body = web.get(path)[2]
+        assert "abcdefghijklmnopqrstuvwx" not in body, path
+
+
+def test_serve_with_a_token_wants_it_once_then_a_cookie(site, home):
+    web = site(token="s3cret-token")
+    status, headers, _ = web.get("/healthz")
+    assert (status, headers["WWW-Authenticate"]) == (401, "Bearer")
+    assert web.get("/healthz", headers={"Authorization": "Bearer wrong"})[0] == 401
+    assert web.get("/healthz", headers={"Authorization": "Bearer s3cret-token"})[0] == 503
+    status, headers, _ = web.get("/?token=s3cret-token")
+    assert (status, headers["Location"]) == (303, "/")
+    cookie = headers["Set-Cookie"].split(";")[0]
+    assert "s3cret-token" not in cookie and "HttpOnly" in headers["Set-Cookie"]
+    assert web.get("/", headers={"Cookie": cookie})[0] == 200
+    assert web.get("/", headers={"Cookie": cookie[:-1] + "0"})[0] == 401
+
+
+def test_serve_refuses_other_interfaces_without_a_token(cli):
+    rc, out, err = cli("serve", "--bind", "0.0.0.0:0")
+    assert rc == 2 and err.startswith("hermes_cron: error: serving beyond loopback needs a "
+                                      "token: '0.0.0.0:0'")
+    rc, out, err = cli("serve", "--bind", "0.0.0.0:0", "--token-env", "HERMES_NO_SUCH_VAR")
+    assert rc == 2 and "--token-env names a variable that is unset or empty" in err
+    assert cli("serve", "--bind", "nonsense")[0] == 2
+
+
+def _serve_child(env, home_dir, *argv):
+    proc = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home_dir, "serve",
+                             "--bind", "127.0.0.1:0", *argv], cwd=HERE, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()  # blocks until it listens (or dies: '')
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, f"http://127.0.0.1:{match.group(1)}"
+
+
+@pytest.mark.slow
+def test_serve_runs_as_a_process_and_stops_on_sigterm(tmp_path, env):
+    import urllib.request
+
+    home_dir = str(tmp_path / "cron")
+    proc, base = _serve_child(env, home_dir)
+    try:
+        with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+            check_exposition(r.read().decode())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert not os.path.exists(home_dir)  # serving reads only
+    with pytest.raises(OSError):
+        urllib.request.urlopen(base + "/", timeout=5)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("chromium"), reason="needs Debian's chromium (apt-get "
+                    "install chromium) to render the status page")
+def test_serve_page_renders_in_headless_chromium(tmp_path, env):
+    home_dir = str(tmp_path / "cron")
+    (tmp_path / "scripts").mkdir()
+    cron = hc.CronHome(home_dir, environ=env)
+    cron.add_job("*/5 * * * *", "", script=script(tmp_path, "ok.sh", "echo ok\n"), no_agent=True,
+                 name='<img src=x onerror="alert(1)">')
+    cron.tick()
+    proc, base = _serve_child(env, home_dir)
+    try:
+        r = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                            "--dump-dom", base + "/"], capture_output=True, text=True,
+                           timeout=120)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
+    assert "Ticker alive" in r.stdout, r.stderr[-2000:]
+    assert "&lt;img src=x onerror=\"alert(1)\"&gt;" in r.stdout  # text, never an element
+    assert "<img" not in r.stdout
+
+
+class _PingTarget:
+    """A local dead man's switch: records the paths it is pinged on."""
+
+    def __init__(self):
+        hits = self.hits = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                hits.append(self.path)
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(b"OK")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/ping/abc"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def pinged():
+    target = _PingTarget()
+    yield target
+    target.close()
+
+
+def test_ping_start_then_success_or_fail(home, clock, ok_script, fail_script, pinged):
+    job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True,
+                       deliver=f"local,ping:{pinged.url}")
+    row = home.run_job(job["id"])
+    assert row["status"] == "completed" and row["delivery_outcome"] != "failed"
+    assert pinged.hits == ["/ping/abc/start", "/ping/abc"]
+    home.edit_job(job["id"], script=fail_script)
+    assert home.run_job(job["id"])["status"] == "failed"
+    assert pinged.hits[2:] == ["/ping/abc/start", "/ping/abc/fail"]
+    queue = {r["execution_id"]: r for r in home.deliveries()}
+    assert queue[row["id"] + ":end"]["status"] == "delivered"
+    assert queue[row["id"] + ":start"]["status"] == "delivered"
+
+
+def test_ping_to_a_dead_switch_never_holds_up_the_run(home, clock, ok_script, pinged):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}/hc"
+    job = home.add_job("@daily", "", script=ok_script, no_agent=True, deliver=f"ping:{dead}")
+    started = time.monotonic()
+    row = home.run_job(job["id"])
+    assert row["status"] == "completed" and time.monotonic() - started < 5
+    assert home.job(job["id"])["last_status"] == "ok"  # a monitor's outage is not the job's
+    queue = {r["execution_id"]: r for r in home.deliveries()}
+    end, start = queue[row["id"] + ":end"], queue[row["id"] + ":start"]
+    assert (end["status"], end["attempts"]) == ("pending", 1)  # retried by a later tick
+    assert "Connection refused" in end["error"]
+    assert start["status"] == "failed"  # a late start signal would lie: never retried
+    # The switch is back: the next tick after the backoff sends the end ping.
+    set_job(home, job["id"], deliver=f"ping:{pinged.url}")
+    db = sqlite3.connect(os.path.join(home.path, "deliveries.db"))
+    with db:  # the same switch, reachable again (a test cannot revive a port reliably)
+        db.execute("UPDATE deliveries SET job_json=replace(job_json, ?, ?)", (dead, pinged.url))
+        db.execute("UPDATE delivery_attempts SET targets=replace(targets, ?, ?)",
+                   (dead, pinged.url))
+    db.close()
+    clock.advance(minutes=5)
+    home.tick()
+    assert pinged.hits == ["/ping/abc"]
+    end = {r["execution_id"]: r for r in home.deliveries()}[row["id"] + ":end"]
+    assert (end["status"], end["attempts"]) == ("delivered", 2)
+
+
+def test_ping_option_adds_replaces_and_removes_the_target(cli, home):
+    rc, out, err = cli("add", "@daily", "p", "--name", "j", "--ping", "https://hc-ping.com/u1")
+    assert rc == 0, err
+    assert home.job("j")["deliver"] == "local,ping:https://hc-ping.com/u1"
+    cli("edit", "j", "--ping", "https://hc-ping.com/u2")
+    assert home.job("j")["deliver"] == "local,ping:https://hc-ping.com/u2"
+    cli("edit", "j", "--deliver", "stdout", "--ping", "https://hc-ping.com/u3")
+    assert home.job("j")["deliver"] == "stdout,ping:https://hc-ping.com/u3"
+    cli("edit", "j", "--ping", "")
+    assert home.job("j")["deliver"] == "stdout"
+    rc, _, err = cli("add", "@daily", "p", "--ping", "https://user:pw@hc-ping.com/u")
+    assert rc == 2 and err == ("hermes_cron: error: deliver: ping URL must not carry "
+                               "credentials: 'https://***@hc-ping.com/u': drop user:password "
+                               "from the URL\n")
+    assert cli("add", "@daily", "p", "--ping", "ftp://x/y")[0] == 2
+
+
+
 # ---- meta: the file's shape --------------------------------------------------------
 
 SOURCE = open(MODULE, encoding="utf-8").read()
