@@ -1818,11 +1818,35 @@ def _check_job(job, settings, scripts_dir, now, zone):
 
 
 def _check_script(script, scripts_dir):
-    """Check that *script* resolves to a file inside *scripts_dir* (no escape)."""
+    """Check that *script*'s file resolves inside *scripts_dir* (no escape); return its path."""
+    return _script_command(script, scripts_dir)[0]
+
+
+def _script_command(script, scripts_dir):
+    """Split a job's ``script`` into (the file's path, its arguments).
+
+    ``report.sh --full`` is split as a shell would (``shlex``) but never run
+    through one; a name that is itself a file (spaces and all) has no
+    arguments.  The file must resolve inside *scripts_dir*.
+    """
+    import shlex
+
     if not isinstance(script, str) or not script.strip() or "\0" in script:
         raise InvalidInputError("script must be a file name", script,
                                 f"put the script in {scripts_dir} and pass its name")
     root = os.path.realpath(scripts_dir)
+    whole = os.path.realpath(os.path.join(root, os.path.expanduser(script.strip())))
+    if os.path.commonpath([root, whole]) == root and os.path.isfile(whole):
+        return whole, []
+    try:
+        words = shlex.split(script)
+    except ValueError as exc:
+        raise InvalidInputError(f"script command line cannot be split ({exc})", script,
+                                "balance the quotes around its arguments") from None
+    return _script_file(words[0], root), words[1:]
+
+
+def _script_file(script, root):
     path = os.path.realpath(os.path.join(root, os.path.expanduser(script)))
     if os.path.commonpath([root, path]) != root:
         raise InvalidInputError(f"script resolves outside the scripts dir {root}", script,
@@ -2401,13 +2425,20 @@ _THREATS = (
 _THREAT_RES = None
 
 
-def _scan_prompt(text, lenient=False):
+# Rules an operator may allow for one job (an ops prompt that must name
+# authorized_keys or /etc/sudoers); hidden characters and sending secrets
+# away are never a legitimate scheduled instruction.
+_SCAN_UNALLOWABLE = ("invisible_unicode", "exfil_data", "exfil_post", "exfil_header",
+                     "exfil_url")
+
+
+def _scan_prompt(text, lenient=False, allow=()):
     """Scan a prompt for injection; return (cleaned text, None) or (text, reason).
 
     The strict tier blocks invisible characters, injection phrases and
     secret-exfiltration commands.  The lenient tier (skills or injected data
     present) strips invisible characters and applies only the injection
-    phrases.
+    phrases.  Rules named in *allow* (a job's ``allow_scan``) are skipped.
     """
     global _THREAT_RES
     if _THREAT_RES is None:
@@ -2421,18 +2452,42 @@ def _scan_prompt(text, lenient=False):
                               f"(possible injection)")
             text = text.replace(char, "")
     for name, pattern in _THREAT_RES[:4] if lenient else _THREAT_RES:
-        if pattern.search(text):
+        if name not in allow and pattern.search(text):
             return text, f"prompt matches threat pattern '{name}'"
     return text, None
 
 
-def _check_prompt_safe(prompt):
+def _check_prompt_safe(prompt, allow=()):
     """Create/edit check: the strict scan of a user prompt, as an InvalidInputError."""
-    _, reason = _scan_prompt(prompt or "")
+    _, reason = _scan_prompt(prompt or "", allow=allow)
     if reason:
+        rule = reason.rpartition(" ")[2].strip("'")
+        fix = "remove the injected or exfiltrating instruction; scheduled prompts run unattended"
+        if rule not in _SCAN_UNALLOWABLE and rule in {name for name, _ in _THREATS}:
+            fix += f" (if it is a legitimate instruction: --allow-scan {rule})"
         raise InvalidInputError(f"prompt blocked by the injection scanner: {reason}",
-                                _one_line(prompt, 60), "remove the injected or "
-                                "exfiltrating instruction; scheduled prompts run unattended")
+                                _one_line(prompt, 60), fix)
+
+
+def _check_allow_scan(rules):
+    """Validate a job's ``allow_scan`` list of scanner rule names; return it deduplicated."""
+    if rules is None:
+        return None
+    if isinstance(rules, str):
+        rules = [rules]
+    known = [name for name, _ in _THREATS if name not in _SCAN_UNALLOWABLE]
+    out = []
+    for rule in rules:
+        if rule in _SCAN_UNALLOWABLE:
+            raise InvalidInputError("allow_scan: this scanner rule cannot be allowed", rule,
+                                    "hidden characters and secret exfiltration are never "
+                                    "allowed; remove that part of the prompt")
+        if rule not in known:
+            raise InvalidInputError("allow_scan: unknown scanner rule", rule,
+                                    f"use one of {', '.join(known)}")
+        if rule not in out:
+            out.append(rule)
+    return out
 
 
 # =============================================================================
@@ -3289,6 +3344,15 @@ _NOTEPAD_BYTES = 64 * 1024
 _NOTEPAD_HEADING = "## Job notepad (persistent across runs)"
 
 
+def _notepad_command(home, job_id):
+    """A notepad command line that works where the agent runs, whatever its working
+    directory: this interpreter, this file and this home, not ``python -m``."""
+    import shlex
+
+    return " ".join(shlex.quote(part) for part in (
+        sys.executable, os.path.abspath(__file__), "--home", home, "notepad", job_id))
+
+
 class _Notepad:
     """notepad.db: a small key/value scratchpad per job, injected into its prompt."""
 
@@ -3385,7 +3449,8 @@ class _Notepad:
             return ""
         lines = [_NOTEPAD_HEADING,
                  f"These notes survive between runs of this job. Update them with "
-                 f"`python -m hermes_cron notepad {job_id} set KEY VALUE` (or `delete KEY`).", ""]
+                 f"`{_notepad_command(os.path.dirname(self.path), job_id)} set KEY VALUE` (or "
+                 f"`delete KEY`).", ""]
         lines += [f"- {n['key']}: {n['value']}" for n in notes]
         return "\n".join(lines) + "\n\n"
 
@@ -4061,11 +4126,36 @@ def _script_env(home, job, eid):
     return env
 
 
+def _script_argv(path, args):
+    """The command that runs a script file: its ``#!`` line, else by extension.
+
+    An executable file with a ``#!`` line is run directly (the kernel reads
+    the line); a file that is not executable has the line read as Linux reads
+    it (the interpreter and one optional argument).  Without one, ``.sh`` and
+    ``.bash`` run under bash and anything else under this Python, as
+    upstream runs them.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.readline(512)
+    except OSError:
+        head = b""
+    if head.startswith(b"#!"):
+        if os.access(path, os.X_OK):
+            return [path, *args]
+        line = head[2:].decode("utf-8", "replace").strip()
+        interpreter, _, option = line.replace("\t", " ").partition(" ")
+        if interpreter:
+            return [interpreter, *([option.strip()] if option.strip() else []), path, *args]
+    if os.path.splitext(path)[1].lower() in (".sh", ".bash"):
+        return ["bash", path, *args]
+    return [sys.executable, path, *args]
+
+
 def _run_script(home, job, eid, runs):
     """Run a job's script; return (ok, stdout, error)."""
-    path = _check_script(job["script"], home.scripts_dir)
-    ext = os.path.splitext(path)[1].lower()
-    argv = ["bash", path] if ext in (".sh", ".bash") else [sys.executable, path]
+    path, args = _script_command(job["script"], home.scripts_dir)
+    argv = _script_argv(path, args)
     timeout = home.settings["script_timeout_seconds"]
     rc, out, err, error = _run_child(
         argv, cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
@@ -4083,6 +4173,18 @@ def _run_script(home, job, eid, runs):
     elif error is not None and error.startswith("script could not start: "):
         error = "Script execution failed: " + error[len("script could not start: "):]
     return error is None, redact(out), redact(error)
+
+
+def _allowed_rules(job, prompt=None):
+    """The scanner rules a job's operator allowed, for a scan of its own words.
+
+    Only the job's prompt was vetted: a scan of injected data (the lenient
+    tier: script output, context, notepad) allows nothing.
+    """
+    rules = job.get("allow_scan")
+    if not isinstance(rules, list) or (prompt is not None and prompt.lenient):
+        return ()
+    return tuple(r for r in rules if isinstance(r, str) and r not in _SCAN_UNALLOWABLE)
 
 
 def _wake_agent_off(text):
@@ -4802,9 +4904,10 @@ def _execute_checked(home, job, eid, runs):
         heading = "## Script Output" if ok else "## Script Error"
         script_block = f"{heading}\n\n{_fence(out if ok else error)}\n\n"
     prompt = _assemble_prompt(home, job, script_block)
-    text, reason = _scan_prompt(prompt.text, prompt.lenient)
+    text, reason = _scan_prompt(prompt.text, prompt.lenient, _allowed_rules(job, prompt))
     if reason is None and prompt.lenient and not prompt.skills:
-        _, reason = _scan_prompt(job.get("prompt") or "")  # the user's own words stay strict
+        # The user's own words stay strict (less what the operator allowed for them).
+        _, reason = _scan_prompt(job.get("prompt") or "", allow=_allowed_rules(job))
     if reason is not None:
         return _Outcome("error", prompt=text, note="BLOCKED",
                         error=f"blocked by the injection scanner: {reason}; the agent was not run")
@@ -5679,7 +5782,8 @@ def _settle_claim(home, job, claim, claimed_rows):
 
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
                 ("failure_deliver", str), ("workdir", str), ("model", str), ("provider", str),
-                ("base_url", str), ("skills", list), ("context_from", list), ("no_agent", bool))
+                ("base_url", str), ("skills", list), ("context_from", list), ("no_agent", bool),
+                ("allow_scan", list))
 
 
 def _unrunnable(job):
@@ -6300,7 +6404,8 @@ def _doctor(home):
                                      f"{_STALLED_AFTER} s): is anything calling tick?")
     if info["last_error"]:
         find(None, "tick_failed", f"the last tick failed: {info['last_error']}")
-    for job in home.jobs():
+    jobs = home.jobs()
+    for job in jobs:
         try:
             _doctor_job(home, job, now, settings, find)
         except Exception as exc:  # a record edited into nonsense is itself the finding
@@ -6333,7 +6438,12 @@ def _doctor(home):
                                             f"{storage['sqlite_version']} has the WAL-reset "
                                             f"corruption bug (fixed in 3.51.3); the next write "
                                             f"switches it to the rollback journal")
-    return {"ok": not findings, "findings": findings, "storage": storage}
+    # Decisions an operator made on purpose: shown, not failed on.
+    notes = [{"job_id": job["id"], "code": "scan_rules_allowed",
+              "message": "the injection scanner lets this job's prompt pass: "
+                         + ", ".join(_allowed_rules(job))}
+             for job in jobs if isinstance(job.get("id"), str) and _allowed_rules(job)]
+    return {"ok": not findings, "findings": findings, "notes": notes, "storage": storage}
 
 
 def _storage(home):
@@ -6970,7 +7080,8 @@ def _home_path(environ):
 
 _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
 _EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
-                                       "no_agent", "context_from", "failure_deliver"))
+                                       "no_agent", "context_from", "failure_deliver",
+                                       "allow_scan"))
 
 
 def _check_not_in_job(home, command):
@@ -7128,7 +7239,7 @@ class CronHome:
     def add_job(self, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
                 skills=None, script=None, no_agent=False, context_from=None, model=None,
                 provider=None, base_url=None, workdir=None, paused=False, reason=None,
-                failure_deliver=None):
+                failure_deliver=None, allow_scan=None):
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
@@ -7162,8 +7273,11 @@ class CronHome:
             raise InvalidInputError("a pause reason needs --paused", reason,
                                     "add --paused or drop --reason")
         job["name"] = _job_name(name, job)
+        allow = _check_allow_scan(allow_scan)
+        if allow:
+            job["allow_scan"] = allow
         _check_job(job, settings, self.scripts_dir, now, zone)
-        _check_prompt_safe(job["prompt"])
+        _check_prompt_safe(job["prompt"], allow or ())
         job["next_run_at"] = None if paused else _next_run(parsed, zone, now)
 
         def change(jobs):
@@ -7210,6 +7324,10 @@ class CronHome:
             if changes.get("name") is not None:
                 new["name"] = _job_name(changes["name"], new)
                 _check_name([j for j in jobs if j is not job], new)
+            if changes.get("allow_scan") is not None:
+                new["allow_scan"] = _check_allow_scan(changes["allow_scan"])
+                if not new["allow_scan"]:
+                    del new["allow_scan"]
             if changes.get("context_from") is not None:
                 new["context_from"] = _resolve_context(jobs, changes["context_from"], new["id"])
             old_kind = (job.get("schedule") or {}).get("kind")
@@ -7229,8 +7347,8 @@ class CronHome:
                 repeat["times"] = 1
             new["repeat"] = repeat
             _check_job(new, settings, scripts_dir, now, zone)
-            if changes.get("prompt") is not None:
-                _check_prompt_safe(new["prompt"])
+            if changes.get("prompt") is not None or changes.get("allow_scan") is not None:
+                _check_prompt_safe(new["prompt"], _allowed_rules(new))
             if changes.get("schedule") is not None or changes.get("tz") is not None:
                 new.pop("pending_slot", None)
                 if _job_is_runnable(new):
@@ -7408,9 +7526,10 @@ class CronHome:
             block = (f"## Script Output\n\n```\n(the output of script {job['script']}, run "
                      f"when the job fires)\n```\n\n")
         assembled = _assemble_prompt(self, job, block)
-        text, reason = _scan_prompt(assembled.text, assembled.lenient)
+        text, reason = _scan_prompt(assembled.text, assembled.lenient,
+                                    _allowed_rules(job, assembled))
         if reason is None and assembled.lenient and not assembled.skills:
-            _, reason = _scan_prompt(job.get("prompt") or "")
+            _, reason = _scan_prompt(job.get("prompt") or "", allow=_allowed_rules(job))
         return {"prompt": text, "tier": "lenient" if assembled.lenient else "strict",
                 "blocked": reason, "missing_skills": assembled.missing_skills}
 
@@ -7725,7 +7844,8 @@ def _job_page(home, ref):
              ("last outcome", job.get("last_status")), ("failure streak",
                                                          job.get("failure_streak") or 0),
              ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
-             ("prompt", job.get("prompt"))]
+             ("prompt", job.get("prompt")),
+             ("scanner allows", ", ".join(_allowed_rules(job)) or "-")]
     body = (f'<p><a href="/">&larr; all jobs</a></p><h1>{_h(job.get("name") or job["id"])}</h1>'
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
             "<h2>Last runs</h2>" + _runs_html(view["runs"])
@@ -7796,6 +7916,10 @@ def _parser():
         p.add_argument("--provider", help="provider for this job")
         p.add_argument("--base-url", help="API base URL (needs --provider)")
         p.add_argument("--workdir", help="absolute directory the job runs in")
+        p.add_argument("--allow-scan", action="append", metavar="RULE",
+                       help="let this job's prompt pass one injection-scanner rule, e.g. "
+                            "ssh_backdoor (repeatable" + ("; replaces the list, '' clears it)"
+                                                         if editing else ")"))
         p.add_argument("--ping", metavar="URL",
                        help="dead man's switch: GET URL/start, then URL or URL/fail "
                             "(healthchecks.io, Cronitor)" + ("; '' removes it" if editing
@@ -8009,7 +8133,9 @@ def _cell(value, width=40):
 def _job_fields_from(args, editing):
     fields = {key: getattr(args, key, None) for key in (
         "name", "tz", "deliver", "failure_deliver", "repeat", "skills", "script", "no_agent",
-        "context_from", "model", "provider", "base_url", "workdir")}
+        "context_from", "model", "provider", "base_url", "workdir", "allow_scan")}
+    if fields["allow_scan"] is not None:
+        fields["allow_scan"] = [rule for rule in fields["allow_scan"] if rule]
     if editing:
         fields["schedule"], fields["prompt"] = args.schedule, args.prompt
         if args.clear_skills:
@@ -8260,6 +8386,8 @@ def _cmd_doctor(home, args):
             where = finding["job_id"] or "(home)"
             print(_printable(f"  {where}  {finding['code']}: "
                              f"{_one_line(finding['message'], 300)}"))
+    for note in report["notes"]:
+        print(_printable(f"  {note['job_id']}  note {note['code']}: {note['message']}"))
     return EXIT_OK if report["ok"] else EXIT_FAILURE
 
 
@@ -8463,6 +8591,8 @@ def _cmd_show(home, args):
                      f"failure streak {job.get('failure_streak') or 0}"),
             ("notepad", ", ".join(view["notepad_keys"]) or "-"),
             ("prompt", _one_line(job.get("prompt") or "-", 100))]
+    if _allowed_rules(job):
+        rows.append(("allows", "injection-scanner rules " + ", ".join(_allowed_rules(job))))
     for key, value in rows:
         print(_printable(f"{key.ljust(9)}  {value}"))
     print("last runs" if view["runs"] else "last runs  none yet")
