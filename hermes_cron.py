@@ -1954,6 +1954,21 @@ def _upstream_gaps(job, home_path):
     if not os.path.isfile(os.path.join(os.path.dirname(home_path), "config.yaml")):
         return []
     gaps = []
+    script = job.get("script")
+    if isinstance(script, str) and script.strip():
+        try:  # upstream's scripts dir: <HERMES_HOME>/scripts
+            path, args = _script_command(script, os.path.join(os.path.dirname(home_path),
+                                                              "scripts"))
+        except InvalidInputError:
+            path, args = None, []
+        if args:
+            gaps.append(f"script arguments (upstream looks for a file named {script!r})")
+        if path and not path.endswith((".sh", ".bash")):
+            with open(path, "rb") as f:
+                line = f.readline(512)
+            if line.startswith(b"#!") and b"python" not in line:
+                gaps.append(f"the script's #! line (upstream runs {os.path.basename(path)!r} "
+                            f"under Python)")
     if job.get("tz"):
         gaps.append(f"its own zone tz={job['tz']!r} (upstream runs every job in the "
                     f"home's zone)")

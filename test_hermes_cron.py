@@ -7105,6 +7105,9 @@ def test_jobs_an_upstream_ticker_could_not_run_are_named(tmp_path, env, clock, c
     assert capsys.readouterr().err == (
         "hermes_cron: warning: an upstream Hermes ticker could not run this job as written: "
         "the cron token '1#2' (upstream's parser rejects it)\n")
+    (tmp_path / "hermes" / "scripts").mkdir()
+    (tmp_path / "hermes" / "scripts" / "report").write_text("#!/bin/sh\necho hi\n")
+    home.add_job("@hourly", "", name="shebang", script="report --full", no_agent=True)
     home.add_job("CRON_TZ=Asia/Tokyo 0 9 15W * *", "c", name="tokyo")
     home.add_job("every 2h", "d", name="zoned", tz="Asia/Tokyo")
     home.add_job("0 9 * * mon-fri", "e", name="fine")
@@ -7121,6 +7124,11 @@ def test_jobs_an_upstream_ticker_could_not_run_are_named(tmp_path, env, clock, c
         (ids["tokyo"], prefix + "the cron token '15W' (upstream's parser rejects it)"),
         (ids["zoned"], prefix + "its own zone tz='Asia/Tokyo' (upstream runs every job in the "
                                 "home's zone)"),
+        (ids["shebang"], prefix + "script arguments (upstream looks for a file named "
+                                  "'report --full')"),
+        (ids["shebang"], prefix + "the script's #! line (upstream runs 'report' under Python)"),
+        (ids["shebang"], prefix + "the nickname @hourly (upstream's parser rejects it: write the "
+                                  "five fields)"),
     }
 
 
