@@ -5281,6 +5281,23 @@ def _latest_slot(schedule, zone, known, now):
     return known
 
 
+def _notify(home, event, value):
+    """Tell the tick's log (``CronHome._observer``, set by ``tick`` and ``daemon``) of *event*.
+
+    Events: ``scanned`` with ``(report, claims)`` before the runs start, and
+    ``finished`` with the claim as each run ends.  The log is best effort: a
+    line that cannot be written (a closed or full stdout) or a damaged store
+    it cannot read (the tick reports that itself) must not break the run's
+    thread.
+    """
+    observer = home._observer
+    if observer is not None:
+        try:
+            observer(event, value)
+        except Exception:
+            pass
+
+
 class _Claim:
     """A job the scan decided to fire, and the execution it got."""
 
@@ -5333,6 +5350,7 @@ def _tick(home, wait=True):
         except Exception as exc:  # the jobs are retired and recorded; say the alert failed
             report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: "
                                            f"{exc}")
+    _notify(home, "scanned", (report, claims))
     threads = []
     with home._runs.lock:  # counted before any starts: the group commit waits for them all
         home._runs.inflight += len(claims)
@@ -5914,6 +5932,7 @@ def _run_claim(home, claim, report=None, counted=False):
         with runs.lock:
             runs.inflight -= 1
         home._books.poke()
+        _notify(home, "finished", claim)
 
 
 def _run_claimed(home, claim):
@@ -6331,7 +6350,12 @@ def _status(home):
 
 
 def _daemon(home, stop, drain, on_report=None):
-    """The daemon loop behind ``CronHome.daemon``; *on_report* sees every tick."""
+    """The daemon loop behind ``CronHome.daemon``.
+
+    *on_report* sees every tick's report, and ``{"stage": ...}`` at ``start``,
+    ``stopping`` (with the signal, the runs in flight and the drain),
+    ``interrupting`` (runs left after the drain) and ``stopped``.
+    """
     import signal
     import threading
 
@@ -6352,25 +6376,31 @@ def _daemon(home, stop, drain, on_report=None):
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, on_signal)
+    say = on_report or (lambda report: None)
+    say({"stage": "start"})
     threads = []
     while not stop.is_set():
         try:
             report, started = _tick(home, wait=False)
         except Exception as exc:  # a failed tick is reported; the next minute tries again
             report, started = {"error": redact(str(exc) or type(exc).__name__)}, []
-        if on_report is not None:
-            on_report(report)
+        say(report)
         threads = [t for t in threads + started if t.is_alive()]
         if not threads:
             try:
                 _after_runs(home)
             except Exception as exc:  # the next tick reports it again; the loop goes on
-                if on_report is not None:
-                    on_report({"error": redact(f"{type(exc).__name__}: {exc}")})
+                say({"error": redact(f"{type(exc).__name__}: {exc}")})
         stop.wait(60 - time.time() % 60)  # wake on the minute boundary
+    threads = [t for t in threads if t.is_alive()]
+    say({"stage": "stopping", "signal": received, "running": len(threads), "drain": drain})
     deadline = time.monotonic() + drain
     for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
+    threads = [t for t in threads if t.is_alive()]
+    if threads:
+        say({"stage": "interrupting", "signal": received, "running": len(threads),
+             "grace": grace})
     # What is left is interrupted: SIGTERM, the grace, SIGKILL; its runs finish failed.
     stopper = threading.Thread(target=home._runs.stop, args=(received, grace), daemon=True,
                                name="hermes-cron-stop")
@@ -6381,6 +6411,7 @@ def _daemon(home, stop, drain, on_report=None):
     if not stopper.is_alive():
         home._runs.stopping = None  # all stopped: the caller may run this home's jobs again
     _after_runs(home)
+    say({"stage": "stopped"})
 
 
 # --- 13.2 Reports: doctor and why ------------------------------------------------
@@ -6641,7 +6672,7 @@ _UTC_NAMES = frozenset(("UTC", "UCT", "GMT", "GMT0", "GMT+0", "GMT-0", "Greenwic
                         "Universal", "Zulu"))
 
 
-def _export(home, engine, refs, tick=False):
+def _export(home, engine, refs, tick=False, image=None):
     """Render definitions for crontab, systemd or kubernetes; raise if one cannot be exact.
 
     Without jobs: the every-minute tick line for crontab; for systemd and
@@ -6692,11 +6723,10 @@ def _export(home, engine, refs, tick=False):
         return "\n".join(units)
     import json
 
+    manifests = _kubernetes_shared(image)
     if not jobs and not tick:
-        doc = {"apiVersion": "v1", "kind": "List", "items": _kubernetes_daemon()}
-        return json.dumps(doc, indent=2) + "\n"
-    manifests = []
-    for job in jobs or [None]:
+        manifests.append(_kubernetes_daemon(image))
+    for job in jobs or ([None] if tick else []):
         if job is None:
             name, schedule, zone = "hermes-cron-tick", "* * * * *", None
             args = ["tick"]
@@ -6707,47 +6737,86 @@ def _export(home, engine, refs, tick=False):
                 "startingDeadlineSeconds": 120, "successfulJobsHistoryLimit": 3,
                 "failedJobsHistoryLimit": 3,
                 "jobTemplate": {"spec": {"backoffLimit": 0, "template": {
-                    "spec": dict(_kubernetes_pod(args), restartPolicy="Never")}}}}
+                    "spec": dict(_kubernetes_pod(args, image), restartPolicy="Never")}}}}
         if zone:
             spec["timeZone"] = zone
         manifests.append({"apiVersion": "batch/v1", "kind": "CronJob",
                           "metadata": {"name": name, "labels": {"app": "hermes-cron"}},
                           "spec": spec})
-    doc = manifests[0] if len(manifests) == 1 else {"apiVersion": "v1", "kind": "List",
-                                                    "items": manifests}
-    return json.dumps(doc, indent=2) + "\n"
+    return json.dumps({"apiVersion": "v1", "kind": "List", "items": manifests},
+                      indent=2) + "\n"
 
 
-def _kubernetes_pod(args):
+def _kubernetes_shared(image):
+    """The module's ConfigMap (unless *image* has it installed) and the home's claim."""
+    shared = []
+    if image is None:
+        path = os.path.abspath(__file__)
+        try:
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+        except OSError as exc:
+            raise InvalidInputError("the module's source cannot be read for its ConfigMap",
+                                    path, f"pass --image IMAGE, an image with hermes_cron "
+                                          f"installed ({exc.strerror or exc})") from None
+        shared.append({"apiVersion": "v1", "kind": "ConfigMap",
+                       "metadata": {"name": "hermes-cron-app", "labels": {"app": "hermes-cron"}},
+                       "data": {"hermes_cron.py": source}})
+    shared.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                   "metadata": {"name": "hermes-cron-home", "labels": {"app": "hermes-cron"}},
+                   "spec": {"accessModes": ["ReadWriteOnce"],
+                            "resources": {"requests": {"storage": "1Gi"}}}})
+    return shared
+
+
+def _kubernetes_container(name, command, image):
+    """A container running *command* against the home, with the secrets in its environment.
+
+    The Secret is optional: a cluster without provider keys or webhook/SMTP
+    secrets still starts the pod.
+    """
+    container = {"name": name, "image": image or "python:3-slim", "command": command,
+                 "envFrom": [{"secretRef": {"name": "hermes-cron-secrets", "optional": True}}],
+                 "volumeMounts": [{"name": "home", "mountPath": "/data"}]}
+    if image is None:  # the module comes from the ConfigMap: -m finds it in the cwd
+        container["workingDir"] = "/app"
+        container["volumeMounts"].insert(0, {"name": "app", "mountPath": "/app"})
+    return container
+
+
+def _kubernetes_pod(args, image=None):
     """A pod spec running ``python -m hermes_cron --home /data/cron ARGS``."""
-    return {"containers": [{"name": "hermes-cron", "image": "python:3-slim",
-                            "workingDir": "/app",
-                            "command": ["python", "-m", "hermes_cron", "--home",
-                                        "/data/cron"] + args,
-                            "volumeMounts": [{"name": "app", "mountPath": "/app"},
-                                             {"name": "home", "mountPath": "/data"}]}],
-            "volumes": [{"name": "app", "configMap": {"name": "hermes-cron-app"}},
-                        {"name": "home", "persistentVolumeClaim": {
-                            "claimName": "hermes-cron-home"}}]}
+    volumes = [{"name": "home", "persistentVolumeClaim": {"claimName": "hermes-cron-home"}}]
+    if image is None:
+        volumes.insert(0, {"name": "app", "configMap": {"name": "hermes-cron-app"}})
+    return {"containers": [_kubernetes_container(
+        "hermes-cron", ["python", "-m", "hermes_cron", "--home", "/data/cron"] + args, image)],
+        "volumes": volumes}
 
 
-def _kubernetes_daemon():
-    """The home's claim and a one-replica daemon Deployment that never overlaps itself.
+def _kubernetes_daemon(image=None):
+    """A one-replica daemon Deployment that never overlaps itself.
 
     ``Recreate`` stops the old pod before a new one starts and ``ReadWriteOnce``
-    keeps the home on one node, where its ``flock`` locks hold.
+    keeps the home on one node, where its ``flock`` locks hold.  Before the
+    daemon starts, an init container makes the store match ``jobs.json`` from
+    the ConfigMap ``hermes-cron-jobs`` (``apply``; jobs not in it are kept).
     """
     labels = {"app": "hermes-cron", "component": "daemon"}
-    pod = dict(_kubernetes_pod(["daemon"]), terminationGracePeriodSeconds=_EXPORT_STOP_SECONDS)
-    return [{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-             "metadata": {"name": "hermes-cron-home", "labels": {"app": "hermes-cron"}},
-             "spec": {"accessModes": ["ReadWriteOnce"],
-                      "resources": {"requests": {"storage": "1Gi"}}}},
-            {"apiVersion": "apps/v1", "kind": "Deployment",
-             "metadata": {"name": "hermes-cron", "labels": labels},
-             "spec": {"replicas": 1, "strategy": {"type": "Recreate"},
-                      "selector": {"matchLabels": labels},
-                      "template": {"metadata": {"labels": labels}, "spec": pod}}}]
+    pod = dict(_kubernetes_pod(["daemon"], image),
+               terminationGracePeriodSeconds=_EXPORT_STOP_SECONDS)
+    init = _kubernetes_container("apply-jobs", [
+        "python", "-m", "hermes_cron", "--home", "/data/cron", "apply",
+        "/etc/hermes-cron/jobs.json"], image)
+    init["volumeMounts"].append({"name": "jobs", "mountPath": "/etc/hermes-cron",
+                                 "readOnly": True})
+    pod["initContainers"] = [init]
+    pod["volumes"].append({"name": "jobs", "configMap": {"name": "hermes-cron-jobs"}})
+    return {"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "hermes-cron", "labels": labels},
+            "spec": {"replicas": 1, "strategy": {"type": "Recreate"},
+                     "selector": {"matchLabels": labels},
+                     "template": {"metadata": {"labels": labels}, "spec": pod}}}
 
 
 def _exportable(home, job, engine):
@@ -7137,6 +7206,7 @@ class CronHome:
         self._heartbeat = _FireHeartbeat()
         self._books = _Bookkeeper()
         self._ran = set()  # jobs whose runs finished since the last prune
+        self._observer = None  # the log of 'tick' and 'daemon' (see _notify)
         self._settings = None
         self._default_zone = None  # (settings, zone variables, the zone they gave)
         self._bad_config = {}
@@ -7668,7 +7738,7 @@ class CronHome:
         with open(docs[-1]["file"], encoding="utf-8", errors="replace") as f:
             return f.read()
 
-    def export(self, engine, refs=(), tick=False):
+    def export(self, engine, refs=(), tick=False, image=None):
         """Render cron(8), systemd or Kubernetes definitions (text).
 
         Without *refs*: for crontab the every-minute ``tick`` line; for
@@ -7678,12 +7748,17 @@ class CronHome:
         instead.  With job refs: one entry per job calling ``run JOB
         --occurrence auto``.  A schedule the engine cannot express exactly (for
         crontab: a zone other than the system's) raises ``InvalidInputError``
-        with the reason.
+        with the reason.  Kubernetes gets one complete ``List``: the module's
+        ConfigMap (none with *image*, an image with hermes_cron installed),
+        the home's volume claim and the workload.
         """
         if engine not in ("crontab", "systemd", "kubernetes"):
             raise InvalidInputError("unknown export format", engine,
                                     "use crontab, systemd or kubernetes")
-        return _export(self, engine, list(refs), tick)
+        if image is not None and engine != "kubernetes":
+            raise InvalidInputError("--image is for kubernetes only", image,
+                                    "drop --image, or export kubernetes")
+        return _export(self, engine, list(refs), tick, image)
 
     def daemon(self, stop=None, drain=None):
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
@@ -7992,6 +8067,9 @@ def _parser():
     p.add_argument("--tick", action="store_true",
                    help="systemd, kubernetes: the every-minute tick timer or CronJob instead "
                         "of the daemon")
+    p.add_argument("--image", metavar="IMAGE",
+                   help="kubernetes: run this image, which has hermes_cron installed, instead "
+                        "of python:3-slim with the module from a ConfigMap")
     p = command("incidents", "list open failure incidents, ack or reopen one")
     p.add_argument("action", nargs="?", default="list", choices=("list", "ack", "reopen"),
                    help="default: list")
@@ -8227,33 +8305,125 @@ def _cmd_next(home, args):
             print(_iso(fire))
 
 
-def _print_tick(report, as_json=False):
-    if as_json:
-        _print_json(report)
-        return
-    if report.get("error"):
-        print(f"{_PROG}: error: {_printable(report['error'])}", file=sys.stderr, flush=True)
-    elif report["busy"]:
-        print("tick busy: another tick holds .tick.lock; nothing to do")
-    for run in report.get("dispatched", ()):
-        print(_printable(f"{run['job_id']} {run['execution_id']} {run['status']} {run['kind']}"))
-    for skip in report.get("skipped", ()):
-        print(_printable(f"{skip['job_id']} skipped {skip['reason']} "
-                         f"{skip['scheduled_instant'] or '-'}: {skip['detail']}"))
-    if not report.get("busy") and not report.get("error") and not report.get("dispatched") \
-            and not report.get("skipped"):
-        print("no jobs due")
-    sys.stdout.flush()
+class _TickLog:
+    """The log of ``tick`` and ``daemon``: one line per event, each stamped.
+
+    Human lines start with the event's time in UTC (``2026-03-06T12:00:00Z``,
+    from ``home.now()``); with ``--json`` each event is one JSON object on
+    its own line (``at``, ``event`` and the event's fields), for log shippers.
+    Errors go to stderr as human lines, and to stdout too as ``--json`` events.
+    It is the home's ``_observer`` (see ``_notify``) and the daemon's
+    ``on_report``; run threads write through it, so a line is written whole.
+    """
+
+    def __init__(self, home, as_json, daemon=False):
+        import threading
+
+        self.home, self.as_json, self.daemon = home, as_json, daemon
+        self._lock = threading.Lock()
+        self._idle_said = None  # the daemon: when it last said 'no jobs due' (None: busy since)
+
+    def say(self, event, text, stream=None, **fields):
+        stamp = self.home.now().astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        lines = [] if self.as_json and stream is None else \
+            [(stream or sys.stdout, f"{stamp} {_printable(text)}\n")]
+        if self.as_json:
+            import json
+
+            lines.append((sys.stdout, json.dumps(dict(at=stamp, event=event, **fields),
+                                                 ensure_ascii=False) + "\n"))
+        with self._lock:
+            for out, line in lines:
+                out.write(line)
+                out.flush()
+
+    def __call__(self, event, value):
+        if event == "scanned":
+            report, claims = value
+            for skip in report["skipped"]:
+                self.say("skipped", f"{skip['job_id']} skipped {skip['reason']} "
+                                    f"{skip['scheduled_instant'] or '-'}: {skip['detail']}",
+                         **skip)
+            for claim in claims:
+                self.say("dispatched", f"{claim.job['id']} {claim.eid} running {claim.kind}",
+                         job_id=claim.job["id"], execution_id=claim.eid, status="running",
+                         kind=claim.kind)
+        else:
+            self._finished(value)
+
+    def _finished(self, claim):
+        home, eid = self.home, claim.eid
+        row = home._ledger.get([eid]).get(eid) or {"status": "failed"}
+        outcome, error = row["status"], row.get("error")
+        if outcome == "completed" and row.get("delivery_outcome") == "failed":
+            try:
+                error = home._deliveries.row(eid)["error"]
+            except Exception:  # e.g. a damaged deliveries.db: the tick reports it
+                error = None
+            outcome, error = "delivery_failed", error or "delivery failed (see 'deliveries')"
+        elif outcome == "completed" and claim.outcome is not None and claim.outcome.silent:
+            outcome = "silent"
+        took = _run_duration(row)
+        name = claim.job.get("name") or ""
+        error = _error_summary(error) if error else None
+        self.say("finished", f'{claim.job["id"]} {eid} {outcome} in '
+                             f'{"-" if took is None else format(took, "g")}s "{name}"'
+                             + (f": {error}" if error else ""),
+                 job_id=claim.job["id"], execution_id=eid, name=name, outcome=outcome,
+                 duration_seconds=took, error=error)
+
+    def report(self, report):
+        """Log what a tick's report adds to its events, or a daemon stage."""
+        stage = report.get("stage")
+        if stage:
+            self._stage(stage, report)
+            return
+        for key in ("error", "config_error", "drain_error", "housekeeping_error"):
+            if report.get(key):
+                self.say("error", f"{_PROG}: error: {report[key]}", sys.stderr,
+                         error=report[key])
+        if report.get("busy"):
+            self.say("busy", "tick busy: another tick holds .tick.lock; nothing to do")
+        if "dispatched" not in report or report["busy"]:
+            return
+        if report["dispatched"] or report["skipped"]:
+            self._idle_said = None
+            return
+        now = self.home.now()
+        if not self.daemon or self._idle_said is None or \
+                abs((now - self._idle_said).total_seconds()) >= 3600:
+            self._idle_said = now  # the daemon says it when it changes, then hourly
+            self.say("idle", "no jobs due")
+
+    def _stage(self, stage, report):
+        if stage == "start":
+            import sqlite3
+
+            fields = {"version": __version__, "home": self.home.path, "pid": os.getpid(),
+                      "python": sys.version.split()[0], "sqlite": sqlite3.sqlite_version}
+            self.say(stage, "daemon started: hermes_cron {version} home={home} pid={pid} "
+                            "python={python} sqlite={sqlite}".format(**fields), **fields)
+        elif stage == "stopping":
+            running = report["running"]
+            self.say(stage, f"stopping on {report['signal']}: " + (
+                f"{running} run(s) in flight, draining up to {report['drain']:g} s"
+                if running else "no run in flight"), signal=report["signal"],
+                running=running, drain_seconds=report["drain"])
+        elif stage == "interrupting":
+            self.say(stage, f"drain over: sending {report['signal']} to {report['running']} "
+                            f"run(s) still running, SIGKILL after {report['grace']:g} s",
+                     signal=report["signal"], running=report["running"],
+                     grace_seconds=report["grace"])
+        else:
+            self.say(stage, "daemon stopped")
 
 
 def _cmd_tick(home, args):
+    home._observer = log = _TickLog(home, args.json)
     report = home.tick()
-    _print_tick(report, args.json)
-    errors = [report[k] for k in ("config_error", "drain_error", "housekeeping_error")
-              if report.get(k)]
-    for error in errors:
-        print(f"{_PROG}: error: {_printable(error)}", file=sys.stderr)
-    return EXIT_FAILURE if errors else EXIT_OK
+    log.report(report)
+    return EXIT_FAILURE if any(report.get(k) for k in (
+        "config_error", "drain_error", "housekeeping_error")) else EXIT_OK
 
 
 def _cmd_run(home, args):
@@ -8435,7 +8605,7 @@ def _cmd_output(home, args):
 
 
 def _cmd_export(home, args):
-    sys.stdout.write(home.export(args.engine, args.jobs, args.tick))
+    sys.stdout.write(home.export(args.engine, args.jobs, args.tick, image=args.image))
 
 
 def _cmd_incidents(home, args):
@@ -8551,10 +8721,8 @@ def _cmd_notepad(home, args):
 
 
 def _cmd_daemon(home, args):
-    as_json = args.json
-    _daemon(home, None, None, lambda report: _print_tick(_public_report(report) if
-                                                         "dispatched" in report else report,
-                                                         as_json))
+    home._observer = log = _TickLog(home, args.json, daemon=True)
+    _daemon(home, None, None, log.report)
 
 
 def _status_count_rows(info):
