@@ -157,6 +157,13 @@ _CONFIG_KEYS = {
     "script_env_passthrough": (list, None),
     "metrics_textfile": (str, None),
 }
+# The keys read inside the object-valued settings ("providers" holds one such
+# object per provider); any other is reported, as a top-level one is.
+_CONFIG_SUBKEYS = {
+    "agent": ("command", "provider", "model"),
+    "providers": ("base_url", "api_key_env", "api_key_envs", "model"),
+    "smtp": ("host", "port", "starttls", "user", "password_env", "from"),
+}
 
 # =============================================================================
 # 3. Exceptions
@@ -1496,6 +1503,7 @@ def _load_config(home, environ, tolerant=False):
             raw, bad = {}, dict.fromkeys(_CONFIG_KEYS, error)
     warnings = [f"config.json: unknown key {key!r} is ignored" for key in raw
                 if key not in _CONFIG_KEYS]
+    warnings += _nested_config_warnings(raw)
     settings = {}
     for key, (kind, default) in _CONFIG_KEYS.items():
         value = raw.get(key, default)
@@ -1529,6 +1537,31 @@ def _load_config(home, environ, tolerant=False):
     if bad and not tolerant:
         raise next(iter(bad.values()))
     return settings, warnings, {k: str(v) for k, v in bad.items()}
+
+
+def _nested_config_warnings(raw):
+    """Warnings for unknown keys inside ``agent``, each provider and ``smtp``.
+
+    A misspelt nested key (``agent.comand``) would otherwise be ignored in
+    silence and the job fail at its first run.
+    """
+    import difflib
+
+    found = []
+    for key, known in _CONFIG_SUBKEYS.items():
+        value = raw.get(key)
+        if not isinstance(value, dict):
+            continue  # a wrong type is an error reported with the key itself
+        entries = [(f"{key}.{name}", entry) for name, entry in value.items()] \
+            if key == "providers" else [(key, value)]
+        for where, entry in entries:
+            for sub in entry if isinstance(entry, dict) else ():
+                if sub not in known:
+                    close = difflib.get_close_matches(sub, known, 1)
+                    found.append(f"config.json: unknown key {where + '.' + sub!r} is ignored"
+                                 + (f" (did you mean {close[0]!r}?)" if close else
+                                    f" (known: {', '.join(known)})"))
+    return found
 
 
 def _yaml_timezone(path):
@@ -2007,6 +2040,19 @@ def _check_name(jobs, job):
            and other.get("id") != job.get("id") for other in jobs):
         raise InvalidInputError("name is another job's id", name,
                                 "pick a name that is not a job id")
+
+
+def _check_unique_name(jobs, job):
+    """Refuse a name another job has (case-insensitively), as references and ``apply``
+    match names that way; stores that already hold such twins still load."""
+    name = job.get("name")
+    folded = name.strip().casefold() if isinstance(name, str) else None
+    for other in jobs:
+        if isinstance(other, dict) and other is not job and other.get("id") != job.get("id") \
+                and isinstance(other.get("name"), str) \
+                and other["name"].strip().casefold() == folded:
+            raise InvalidInputError(f"name is already used by job {other.get('id')}", name,
+                                    "pick another name or edit that job")
 
 
 def _job_name(name, job):
@@ -6419,6 +6465,79 @@ def _daemon(home, stop, drain, on_report=None):
 _DOCTOR_OVERDUE = 300
 
 
+def _secret_hint(var):
+    """How to give the ticker an environment variable, for each way it is run."""
+    return (f"set {var} where the ticker runs (cron(8): {var}=... in the crontab, or "
+            f"'. /etc/hermes_cron.env &&' before the command; systemd: "
+            f"EnvironmentFile=/etc/hermes_cron.env; Kubernetes: envFrom: secretRef)")
+
+
+def _preflight(home, job):
+    """What makes every run of *job* fail or fall short here, as ``[(code, message)]``.
+
+    Checks what a run will need from this home and environment: an agent
+    runner, a provider with a base URL, a model and its key variable set,
+    ``smtp`` for ``email:`` targets, the webhook secret variable, the skills.
+    Reads only; each message names the fix.
+    """
+    found = []
+    settings = home.settings
+    agent = settings.get("agent") or {}
+    provider = job.get("provider") or agent.get("provider")
+    if job.get("no_agent") or home.runner is not None:
+        pass
+    elif not provider and not agent.get("command"):
+        found.append(("runner_missing", "agent job but no agent runner is configured, so every "
+                      "run fails blocked_config: set config agent.command (a command that "
+                      "reads the prompt on stdin) or agent.provider and agent.model, pass "
+                      "--provider and --model, or run a script with --script NAME --no-agent"))
+    elif provider:
+        base_url, key_envs, model = _provider_entry(home, provider)
+        if job.get("base_url"):
+            base_url = job["base_url"]
+            if provider == "custom":
+                key_envs = [job["api_key_env"]] if job.get("api_key_env") else []
+        if not base_url:
+            found.append(("provider_unknown", "provider 'custom' needs the job's base URL: "
+                          "pass --base-url" if provider == "custom" else
+                          f"provider {provider!r} is not in config providers nor a built-in "
+                          f"one: add it to config.json providers with its base_url"))
+        if not (job.get("model") or model or agent.get("model")):
+            found.append(("model_missing", f"provider {provider!r} has no model: pass --model, "
+                          f"or set the provider's model in config providers or config "
+                          f"agent.model"))
+        if key_envs and not any(home.environ.get(e) for e in key_envs):
+            found.append(("secret_env_unset", f"provider {provider!r} reads its API key from "
+                          f"{' or '.join(key_envs)}, unset in this environment: "
+                          f"{_secret_hint(key_envs[0])}"))
+    targets = [t.lower() for text in (job.get("deliver"), job.get("failure_deliver")
+                                      or settings.get("failure_deliver"))
+               if isinstance(text, str) for t in _split_targets(text)]
+    smtp = settings.get("smtp") or {}
+    if any(t.startswith("email:") for t in targets):
+        if not smtp.get("host"):
+            found.append(("smtp_missing", "an email: target needs config smtp: add "
+                          "\"smtp\": {\"host\": \"mail.example.com\", \"port\": 587, "
+                          "\"starttls\": true} to config.json"))
+        elif smtp.get("user") and smtp.get("password_env") and \
+                not home.environ.get(smtp["password_env"]):
+            found.append(("secret_env_unset", f"config smtp.password_env names "
+                          f"{smtp['password_env']}, unset in this environment: "
+                          f"{_secret_hint(smtp['password_env'])}"))
+    secret = settings.get("webhook_secret_env")
+    if secret and any(t.startswith("webhook:") for t in targets) and \
+            not home.environ.get(secret):
+        found.append(("secret_env_unset", f"config webhook_secret_env names {secret}, unset "
+                      f"in this environment, so webhook deliveries fail: "
+                      f"{_secret_hint(secret)}"))
+    for name in job.get("skills") or ():
+        if _find_skill(home.skills_dir, name) is None:
+            found.append(("skill_missing", f"skill {name!r} not found under {home.skills_dir}: "
+                          f"create {os.path.join(home.skills_dir, name, 'SKILL.md')} or drop "
+                          f"the skill"))
+    return found
+
+
 def _doctor(home):
     """Read-only health checks; return ``{"ok", "findings": [{job_id, code, message}]}``."""
     now = home.now()
@@ -6562,9 +6681,9 @@ def _doctor_job(home, job, now, settings, find):
     workdir = job.get("workdir")
     if workdir and not os.path.isdir(workdir):
         find(job_id, "workdir_missing", f"workdir not found: {workdir}")
-    for name in job.get("skills") or ():
-        if _find_skill(home.skills_dir, name) is None:
-            find(job_id, "skill_missing", f"skill {name!r} not found under {home.skills_dir}")
+    if settings is not None:  # a broken config is reported once, as config_invalid
+        for code, message in _preflight(home, job):
+            find(job_id, code, message)
     if state != "scheduled":
         return
     next_run = job.get("next_run_at")
@@ -7368,6 +7487,8 @@ class CronHome:
         def change(jobs):
             job["context_from"] = _resolve_context(jobs, context_from, job["id"])
             _check_name(jobs, job)
+            if isinstance(name, str) and name.strip():  # a name derived from the prompt may repeat
+                _check_unique_name(jobs, job)
             jobs.append(_ordered(job))
             return jobs[-1]
 
@@ -7409,6 +7530,7 @@ class CronHome:
             if changes.get("name") is not None:
                 new["name"] = _job_name(changes["name"], new)
                 _check_name([j for j in jobs if j is not job], new)
+                _check_unique_name([j for j in jobs if j is not job], new)
             if changes.get("allow_scan") is not None:
                 new["allow_scan"] = _check_allow_scan(changes["allow_scan"])
                 if not new["allow_scan"]:
@@ -7532,8 +7654,6 @@ class CronHome:
 
     def remove_job(self, ref):
         """Delete a job and its output documents; return the removed record."""
-        import shutil
-
         _check_not_in_job(self, "remove")
 
         def change(jobs):
@@ -7542,15 +7662,7 @@ class CronHome:
             return job
 
         job = self._store.mutate(change, self.now())
-        job_id = job.get("id")
-        if isinstance(job_id, str) and _safe_component(job_id):
-            try:  # never delete through a symlink that leads out of the home
-                shutil.rmtree(_output_dir(self, job_id), ignore_errors=True)
-            except InvalidInputError:
-                pass
-            self._notepad.clear(job_id)
-        if isinstance(job_id, str):
-            self._ledger.forget(job_id, self.now())
+        _forget_job(self, job)
         return job
 
     # -- notepad and prompt -----------------------------------------------------
@@ -7750,15 +7862,37 @@ class CronHome:
         crontab: a zone other than the system's) raises ``InvalidInputError``
         with the reason.  Kubernetes gets one complete ``List``: the module's
         ConfigMap (none with *image*, an image with hermes_cron installed),
-        the home's volume claim and the workload.
+        the home's volume claim and the workload.  ``jobs`` renders the jobs
+        file ``apply`` takes (JSON; completed one-shots left out).
         """
-        if engine not in ("crontab", "systemd", "kubernetes"):
-            raise InvalidInputError("unknown export format", engine,
-                                    "use crontab, systemd or kubernetes")
         if image is not None and engine != "kubernetes":
             raise InvalidInputError("--image is for kubernetes only", image,
                                     "drop --image, or export kubernetes")
+        if engine == "jobs":
+            import json
+
+            return json.dumps(_jobs_file(self, list(refs)), indent=2, ensure_ascii=False) + "\n"
+        if engine not in ("crontab", "systemd", "kubernetes"):
+            raise InvalidInputError("unknown export format", engine,
+                                    "use crontab, systemd, kubernetes or jobs")
         return _export(self, engine, list(refs), tick, image)
+
+    def apply(self, entries, *, prune=False, dry_run=False):
+        """Make the jobs match a jobs file's *entries* (a list of dicts); return the plan.
+
+        Each entry names a job (matched case-insensitively) and holds
+        ``add_job``'s fields: a job no entry names is created with add_job's
+        defaults for the fields left out; an existing one gets every field
+        that differs, and nothing else changes (its state, runs and id stay).
+        *prune* deletes the jobs no entry names.  The whole file is checked
+        first and written at once; an invalid entry raises
+        ``InvalidInputError`` naming it, and nothing is written; when nothing
+        differs, nothing is written at all.  The plan is a list of
+        ``{action, name, id, changes: [{field, from, to}]}`` with action
+        ``create``, ``update``, ``unchanged`` or ``delete``; *dry_run*
+        returns it and writes nothing.
+        """
+        return _apply(self, entries, prune, dry_run)
 
     def daemon(self, stop=None, drain=None):
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
@@ -7954,6 +8088,267 @@ def _redacted(value):
     return value
 
 
+# --- 14.2 Declarative jobs: apply and export jobs ----------------------------------
+
+# add_job keywords a jobs file may not set: a pause is the operator's, not the file's.
+_UNDECLARED = ("paused", "reason")
+
+
+def _declared_fields():
+    """The fields of a jobs file: ``name``, then add_job's keywords (its one table).
+
+    Each is stored under its own name, so a field ``add_job`` learns is one
+    ``apply`` and ``export jobs`` handle with no change here.
+    """
+    import inspect
+
+    params = [n for n in inspect.signature(CronHome.add_job).parameters
+              if n not in ("self", "name") + _UNDECLARED]
+    return ["name"] + params
+
+
+class _ListStore:
+    """A job list standing in for jobs.json, so ``apply`` can build its jobs with
+    ``add_job`` (every check included) and write the store once."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+
+    def mutate(self, change, now):
+        return change(self.jobs)
+
+
+def _schedule_text(schedule):
+    """A stored schedule in a form ``parse_schedule`` reads back to the same schedule."""
+    if not isinstance(schedule, dict):
+        return schedule
+    if schedule.get("kind") == "once":
+        return schedule.get("run_at")
+    if schedule.get("kind") == "interval":
+        return f"every {schedule.get('minutes')}m"
+    display = schedule.get("display")
+    if isinstance(display, str) and _parse_phrase(" ".join(display.split())) == schedule.get(
+            "expr"):
+        return display  # "weekdays at 9:30" reads better than its expression
+    return schedule.get("expr")
+
+
+def _file_value(job, key, names):
+    """Field *key* of a stored job as a jobs file holds it (add_job's form)."""
+    value = job.get(key)
+    if key == "schedule":
+        return _schedule_text(value)
+    if key == "repeat":
+        return value.get("times") if isinstance(value, dict) else None
+    if key == "context_from" and isinstance(value, list):
+        return [names.get(v, v) for v in value]  # a name still means something in another home
+    return value
+
+
+def _same_field(key, old, new):
+    if key == "schedule":
+        strip = (lambda s: {k: v for k, v in s.items() if k != "display"}
+                 if isinstance(s, dict) else s)
+        return strip(old) == strip(new)
+    if key == "repeat":
+        return (old or {}).get("times") == (new or {}).get("times")
+    blank = (None, False, "", [], {})  # an upstream record may lack a key add_job writes
+    return old == new or (old in blank and new in blank)
+
+
+def _unique_names(jobs):
+    """Map job ids to their names, where a name is unique (case-insensitively)."""
+    folded = {}
+    for job in jobs:
+        if isinstance(job.get("name"), str):
+            folded.setdefault(job["name"].strip().casefold(), []).append(job)
+    return {group[0].get("id"): group[0]["name"] for group in folded.values()
+            if len(group) == 1}
+
+
+def _jobs_file(home, refs):
+    """The jobs of *home* (or those *refs* name) as a jobs file: a list ``apply`` takes.
+
+    Completed one-shots are left out: their time has passed, so they could
+    not be created again.  Raises ``InvalidInputError`` when two jobs share a
+    name, since a file matches jobs by name.
+    """
+    jobs = [j for j in home.jobs() if _job_state(j) != "completed"]
+    names = _unique_names(jobs)
+    if refs:
+        wanted = [_find_job(jobs, ref).get("id") for ref in refs]
+        jobs = [j for j in jobs if j.get("id") in wanted]
+    twins = [j for j in jobs if j.get("id") not in names]
+    if twins:
+        raise InvalidInputError(
+            f"jobs {', '.join(str(j.get('id')) for j in twins)} share a name (or have none), "
+            f"and a jobs file matches jobs by name", twins[0].get("name"),
+            "give each a name of its own: 'edit ID --name NEW'")
+    out = []
+    for job in jobs:
+        _checked_schedule(job.get("schedule"), job)
+        entry = {}
+        for key in _declared_fields():
+            value = _file_value(job, key, names)
+            if value not in (None, False, "", []):
+                entry[key] = value
+        out.append(entry)
+    return out
+
+
+def _check_jobs_file(entries, fields):
+    """Refuse a jobs file that is not a list of entries ``apply`` can read, naming the entry."""
+    if not isinstance(entries, list):
+        raise InvalidInputError("a jobs file must hold a JSON list of jobs", type(entries).__name__,
+                                'write [{"name": "digest", "schedule": "0 9 * * *", ...}]')
+    types = dict(_FIELD_TYPES, name=str, schedule=str)
+    seen = {}
+    for index, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise InvalidInputError(f"jobs file entry {index} must be a JSON object", entry,
+                                    'write {"name": "digest", "schedule": "0 9 * * *", ...}')
+        name = entry.get("name")
+        where = f"jobs file entry {index}" + (f" ({name!r})" if isinstance(name, str) else "")
+        for key in entry:
+            if key not in fields:
+                raise InvalidInputError(f"{where}: unknown field", key,
+                                        f"use {', '.join(fields)}")
+        for key in ("name", "schedule"):
+            value = entry.get(key)
+            if not isinstance(value, str) or not value.strip():
+                raise InvalidInputError(f"{where}: field {key!r} is required", value,
+                                        f"give each job a {key} (text)")
+        for key, value in entry.items():
+            kind = types.get(key)
+            if kind is not None and value is not None and (
+                    not isinstance(value, kind) or kind is list and not all(
+                        isinstance(v, str) for v in value)):
+                shown = "a list of text" if kind is list else _TYPE_NAMES[kind]
+                raise InvalidInputError(f"{where}: field {key!r} must be {shown}", value,
+                                        f"write {key} as {shown}")
+        folded = name.strip().casefold()
+        if folded in seen:
+            raise InvalidInputError(f"{where}: the name is also entry {seen[folded]}'s", name,
+                                    "give each job a name of its own (names match "
+                                    "case-insensitively)")
+        seen[folded] = index
+
+
+def _apply_entry(home, jobs, entry, fields, now):
+    """Create or update the job *entry* names in *jobs* (in place); return its plan step."""
+    import copy
+
+    folded = entry["name"].strip().casefold()
+    matches = [j for j in jobs if isinstance(j, dict) and isinstance(j.get("name"), str)
+               and j["name"].strip().casefold() == folded]
+    if len(matches) > 1:
+        ids = ", ".join(str(j.get("id")) for j in matches)
+        raise InvalidInputError(f"the name matches {len(matches)} jobs ({ids})", entry["name"],
+                                "rename all but one with 'edit ID --name NEW', or remove them")
+    current = matches[0] if matches else None
+    shadow = copy.copy(home)  # the same settings and checks, on a job list in memory
+    args = {k: v for k, v in entry.items() if k != "name" and v is not None}  # null: left out
+    if current is None:
+        shadow._store = _ListStore(jobs)  # add_job appends the new job to *jobs*
+        job = shadow.add_job(name=entry["name"], **args)
+        return {"action": "create", "name": job["name"], "id": job["id"],
+                "changes": [{"field": k, "from": None, "to": v} for k, v in entry.items()
+                            if v is not None]}
+    shadow._store = _ListStore([j for j in jobs if j is not current])
+    schedule = current.get("schedule") if isinstance(current.get("schedule"), dict) else {}
+    if schedule.get("kind") == "once" and entry["schedule"].strip() == schedule.get("run_at"):
+        # The one-shot it already has, perhaps past by now: checked as of its own time.
+        run_at = _parse_stored(schedule["run_at"])
+        if run_at is not None:
+            shadow.clock = lambda: run_at
+    want = shadow.add_job(name=entry["name"], **args)
+    names = _unique_names([j for j in jobs if isinstance(j, dict)])
+    new, changes = dict(current), []
+    for key in fields:
+        if _same_field(key, current.get(key), want.get(key)):
+            continue
+        changes.append({"field": key, "from": _file_value(current, key, names),
+                        "to": _file_value(want, key, names)})
+        if key == "repeat":
+            new["repeat"] = dict(current.get("repeat") or {"completed": 0},
+                                 times=want["repeat"]["times"])
+        elif key in want:
+            new[key] = want[key]
+        else:
+            new.pop(key, None)
+        if key == "schedule":
+            new["schedule_display"] = want["schedule_display"]
+        if key == "skills":
+            new["skill"] = want.get("skill")
+    if {c["field"] for c in changes} & {"schedule", "tz"}:
+        new.pop("pending_slot", None)
+        if _job_is_runnable(new):
+            new["next_run_at"] = _next_run(want["schedule"], home.zone(new), now)
+    current.clear()
+    current.update(new)
+    return {"action": "update" if changes else "unchanged", "name": new.get("name"),
+            "id": new.get("id"), "changes": changes}
+
+
+def _apply_plan(home, jobs, entries, fields, prune, now):
+    """Bring *jobs* (in place) to what *entries* declare; return the plan steps."""
+    plan = []
+    for index, entry in enumerate(entries, 1):
+        try:
+            plan.append(_apply_entry(home, jobs, entry, fields, now))
+        except HermesCronError as exc:
+            if isinstance(exc, (BusyError, StorageError)):
+                raise
+            field = "schedule: " if isinstance(exc, CronSyntaxError) else ""
+            raise InvalidInputError(f"jobs file entry {index} ({entry['name']!r}): "
+                                    f"{field}{exc.what}", exc.value, exc.fix) from None
+    if prune:
+        kept = {step["id"] for step in plan}
+        for job in [j for j in jobs if isinstance(j, dict) and j.get("id") not in kept]:
+            jobs.remove(job)
+            plan.append({"action": "delete", "name": job.get("name"), "id": job.get("id"),
+                         "changes": []})
+    return plan
+
+
+def _apply(home, entries, prune, dry_run):
+    """Make the store match a jobs file; return the plan (see ``CronHome.apply``)."""
+    _check_not_in_job(home, "apply")
+    fields = _declared_fields()
+    _check_jobs_file(entries, fields)
+    now = home.now()
+    if dry_run:
+        jobs = [dict(j) if isinstance(j, dict) else j for j in home._store.load()[1]]
+        plan = _apply_plan(home, jobs, entries, fields, prune, now)
+        for step in plan:
+            if step["action"] == "create":
+                step["id"] = None  # none is made
+        return plan
+    with home._store.locked() as (doc, jobs):
+        plan = _apply_plan(home, jobs, entries, fields, prune, now)
+        if any(step["action"] != "unchanged" for step in plan):
+            home._store.save(dict(doc), jobs, now)  # one write: all of the file, or none
+    for step in plan:
+        if step["action"] == "delete":
+            _forget_job(home, step)
+    return plan
+
+
+def _forget_job(home, job):
+    """Delete what a removed job leaves beside the store: output, notepad, ledger rows."""
+    import shutil
+
+    job_id = job.get("id")
+    if isinstance(job_id, str) and _safe_component(job_id):
+        try:  # never delete through a symlink that leads out of the home
+            shutil.rmtree(_output_dir(home, job_id), ignore_errors=True)
+        except InvalidInputError:
+            pass
+        home._notepad.clear(job_id)
+    if isinstance(job_id, str):
+        home._ledger.forget(job_id, home.now())
+
+
 # =============================================================================
 # 15. Command line
 #     The only section that parses arguments or prints.
@@ -8059,8 +8454,8 @@ def _parser():
     p.add_argument("job", metavar="JOB", help="job id or name")
     p.add_argument("--list", action="store_true", help="list its run documents instead")
     p.add_argument("--run", metavar="EXECUTION_ID", help="the document of this execution")
-    p = command("export", "print crontab, systemd or Kubernetes definitions")
-    p.add_argument("engine", choices=("crontab", "systemd", "kubernetes"))
+    p = command("export", "print crontab, systemd or Kubernetes definitions, or the jobs file")
+    p.add_argument("engine", choices=("crontab", "systemd", "kubernetes", "jobs"))
     p.add_argument("jobs", nargs="*", metavar="JOB",
                    help="export these jobs, one unit or CronJob each (default: the daemon; "
                         "for crontab the every-minute tick)")
@@ -8070,6 +8465,10 @@ def _parser():
     p.add_argument("--image", metavar="IMAGE",
                    help="kubernetes: run this image, which has hermes_cron installed, instead "
                         "of python:3-slim with the module from a ConfigMap")
+    p = command("apply", "make the jobs match a jobs file (JSON; see 'export jobs')")
+    p.add_argument("file", metavar="FILE", help="the jobs file ('-' reads stdin)")
+    p.add_argument("--prune", action="store_true", help="delete the jobs the file does not name")
+    p.add_argument("--dry-run", action="store_true", help="print the plan; change nothing")
     p = command("incidents", "list open failure incidents, ack or reopen one")
     p.add_argument("action", nargs="?", default="list", choices=("list", "ack", "reopen"),
                    help="default: list")
@@ -8241,6 +8640,8 @@ def _say_job(home, verb, job, args):
         for gap in _upstream_gaps(job, home.path):
             print(_printable(f"{_PROG}: warning: an upstream Hermes ticker could not run this "
                              f"job as written: {gap}"), file=sys.stderr)
+        for _code, message in _preflight(home, job):
+            print(_printable(f"{_PROG}: warning: {message}"), file=sys.stderr)
     if args.json:
         _print_json(job)
         return
@@ -8270,6 +8671,7 @@ def _cmd_add(home, args):
 def _cmd_edit(home, args):
     job = home.edit_job(args.job, **dict(_job_fields_from(args, editing=True),
                                          deliver=_with_ping(home, args)))
+    _warn_config(home)
     _say_job(home, "Updated", job, args)
 
 
@@ -8606,6 +9008,54 @@ def _cmd_output(home, args):
 
 def _cmd_export(home, args):
     sys.stdout.write(home.export(args.engine, args.jobs, args.tick, image=args.image))
+
+
+def _read_jobs_file(path):
+    """The JSON a jobs file holds (``-``: stdin), or ``InvalidInputError`` naming it."""
+    import json
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8-sig") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"cannot read the jobs file "
+                                f"({getattr(exc, 'strerror', None) or exc})", path,
+                                "pass a readable JSON file, or '-' for stdin") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise InvalidInputError(f"the jobs file is not valid JSON ({exc})", path,
+                                "fix it; 'export jobs' prints one") from None
+
+
+def _cmd_apply(home, args):
+    entries = _read_jobs_file(args.file)
+    plan = home.apply(entries, prune=args.prune, dry_run=args.dry_run)
+    declared = {e["name"].strip().casefold(): e for e in entries}
+    if args.json:
+        _print_json(plan)
+    for step in plan:
+        if step["action"] in ("create", "update"):
+            # The entry holds the fields a run needs in their stored form.
+            for _code, message in _preflight(home, declared[step["name"].casefold()]):
+                print(_printable(f"{_PROG}: warning: {step['name']}: {message}"),
+                      file=sys.stderr)
+        if args.json:
+            continue
+        if step["action"] == "update":
+            for change in step["changes"]:
+                print(_printable(f"update  {step['name']}: {change['field']} "
+                                 f"{_one_line(repr(change['from']), 100)} -> "
+                                 f"{_one_line(repr(change['to']), 100)}"))
+        else:
+            print(_printable(f"{step['action']}  {step['name']}"))
+    if not args.json:
+        counts = ", ".join(f"{sum(s['action'] == a for s in plan)} {a}" for a in (
+            "create", "update", "delete", "unchanged"))
+        print(f"dry run: {counts}; nothing written" if args.dry_run else f"applied: {counts}")
 
 
 def _cmd_incidents(home, args):
@@ -9025,6 +9475,7 @@ _COMMANDS = {
     "why": _cmd_why,
     "output": _cmd_output,
     "export": _cmd_export,
+    "apply": _cmd_apply,
     "notepad": _cmd_notepad,
     "list": _cmd_list,
     "add": _cmd_add,

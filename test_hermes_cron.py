@@ -1789,6 +1789,20 @@ def test_config_bad_environment_value(home):
                              "false: 'maybe': fix or unset the variable")
 
 
+def test_config_unknown_nested_keys_are_warnings(home):
+    write_config(home, {"agent": {"comand": "x", "model": "m"},
+                        "providers": {"local": {"base_url": "http://127.0.0.1:1/v1",
+                                                "api_key": "oops"}},
+                        "smtp": {"host": "mail", "tls": True}})
+    assert home.settings["agent"] == {"comand": "x", "model": "m"}
+    assert home.config_warnings == [
+        "config.json: unknown key 'agent.comand' is ignored (did you mean 'command'?)",
+        "config.json: unknown key 'providers.local.api_key' is ignored (did you mean "
+        "'api_key_env'?)",
+        "config.json: unknown key 'smtp.tls' is ignored (known: host, port, starttls, user, "
+        "password_env, from)"]
+
+
 # ---- 8. jobs -----------------------------------------------------------------------
 
 
@@ -3919,6 +3933,8 @@ def test_script_arguments_are_split_like_a_shell_but_never_run_by_one(home, tmp_
 
 
 def test_operator_allows_a_named_scanner_rule_for_one_job(home, cli, clock):
+    write_config(home, {"agent": {"command": "cat"}})  # a runner: no preflight warning
+    home._settings = None
     prompt = "Check whether authorized_keys on the bastion changed"
     rc, _, err = cli("add", "@daily", prompt, "--name", "bastion")
     assert rc == 2 and err == (
@@ -5391,7 +5407,7 @@ def test_doctor_clean_and_with_findings(home, clock, tmp_path, ok_script):
     clock.advance(minutes=20)  # no tick for 20 minutes
     codes = sorted(((f["job_id"], f["code"]) for f in home.doctor()["findings"]), key=str)
     assert codes == sorted([
-        (None, "ticker_stalled"), (both["id"], "day_fields_or"),
+        (None, "ticker_stalled"), (both["id"], "day_fields_or"), (both["id"], "runner_missing"),
         (gone["id"], "script_invalid"), (gone["id"], "workdir_missing"),
         (gone["id"], "skill_missing"), (gone["id"], "next_run_invalid"),
         (job["id"], "script_invalid"), (job["id"], "overdue")], key=str)
@@ -5739,6 +5755,68 @@ def test_export_kubernetes_manifests_pass_the_schema_validator(home, tmp_path,
     r = subprocess.run([kubernetes_validate, "--strict", str(tmp_path / "bad.json")],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "secret" in r.stdout + r.stderr, r.stdout
+
+
+def test_doctor_reports_what_makes_every_run_fail(home, ok_script, monkeypatch):
+    write_config(home, {"providers": {"local": {"base_url": "http://127.0.0.1:1/v1",
+                                                "api_key_env": "LOCAL_KEY"}},
+                        "webhook_secret_env": "HOOK_SECRET",
+                        "agent": {"comand": "x"}})
+    bare = home.add_job("@daily", "p", name="bare")
+    keyed = home.add_job("@daily", "p", name="keyed", provider="local")
+    mailed = home.add_job("@daily", "", name="mailed", script=ok_script, no_agent=True,
+                          deliver="email:ops@example.com,webhook:https://hooks.example/x")
+    found = [(f["job_id"], f["code"], f["message"]) for f in home.doctor()["findings"]
+             if f["code"] != "ticker_missing"]
+    hint = ("where the ticker runs (cron(8): {0}=... in the crontab, or '. "
+            "/etc/hermes_cron.env &&' before the command; systemd: "
+            "EnvironmentFile=/etc/hermes_cron.env; Kubernetes: envFrom: secretRef)")
+    assert found == [
+        (None, "config_unknown_key", "config.json: unknown key 'agent.comand' is ignored "
+                                     "(did you mean 'command'?)"),
+        (bare["id"], "runner_missing",
+         "agent job but no agent runner is configured, so every run fails blocked_config: set "
+         "config agent.command (a command that reads the prompt on stdin) or agent.provider "
+         "and agent.model, pass --provider and --model, or run a script with --script NAME "
+         "--no-agent"),
+        (keyed["id"], "model_missing", "provider 'local' has no model: pass --model, or set "
+                                       "the provider's model in config providers or config "
+                                       "agent.model"),
+        (keyed["id"], "secret_env_unset", "provider 'local' reads its API key from LOCAL_KEY, "
+                                          "unset in this environment: set LOCAL_KEY "
+                                          + hint.format("LOCAL_KEY")),
+        (mailed["id"], "smtp_missing", 'an email: target needs config smtp: add "smtp": '
+                                       '{"host": "mail.example.com", "port": 587, '
+                                       '"starttls": true} to config.json'),
+        (mailed["id"], "secret_env_unset", "config webhook_secret_env names HOOK_SECRET, unset "
+                                           "in this environment, so webhook deliveries fail: "
+                                           "set HOOK_SECRET " + hint.format("HOOK_SECRET"))]
+    home.environ.update(LOCAL_KEY="k", HOOK_SECRET="s")
+    write_config(home, {"providers": {"local": {"base_url": "http://127.0.0.1:1/v1",
+                                                "api_key_env": "LOCAL_KEY", "model": "m"}},
+                        "agent": {"command": "cat"}, "webhook_secret_env": "HOOK_SECRET",
+                        "smtp": {"host": "mail", "user": "u", "password_env": "SMTP_PW"}})
+    found = [(f["job_id"], f["code"]) for f in home.doctor()["findings"]
+             if f["code"] != "ticker_missing"]
+    assert found == [(mailed["id"], "secret_env_unset")]
+    home.environ["SMTP_PW"] = "pw"
+    assert [f for f in home.doctor()["findings"] if f["code"] != "ticker_missing"] == []
+
+
+def test_doctor_counts_a_python_runner_and_a_provider_model(tmp_path, clock, env):
+    runner = hc.CronHome(tmp_path / "cron", clock=clock, environ=env,
+                         runner=lambda prompt, job: "ok")
+    runner.add_job("@daily", "p", name="j")
+    assert [f["code"] for f in runner.doctor()["findings"]] == ["ticker_missing"]
+    plain = hc.CronHome(tmp_path / "cron", clock=clock, environ=dict(env, OPENAI_API_KEY="k"))
+    assert [f["code"] for f in plain.doctor()["findings"]] == ["ticker_missing",
+                                                               "runner_missing"]
+    plain.edit_job("j", provider="openai", model="gpt-4o-mini")
+    assert [f["code"] for f in plain.doctor()["findings"]] == ["ticker_missing"]
+    plain.edit_job("j", provider="nowhere")
+    assert [(f["code"], f["message"]) for f in plain.doctor()["findings"]][1:] == [
+        ("provider_unknown", "provider 'nowhere' is not in config providers nor a built-in "
+                             "one: add it to config.json providers with its base_url")]
 
 
 # ---- hostile input: broken config and hand-edited stores ----------------------------
@@ -6923,7 +7001,8 @@ def test_hermes_cron_now_pins_the_clock(tmp_path):
 def test_job_lookup_by_id_and_name(home):
     a = home.add_job("@daily", "p", name="Digest")
     b = home.add_job("@daily", "p", name="backup")
-    c = home.add_job("@daily", "p", name="BACKUP")
+    c = home.add_job("@daily", "p", name="other")
+    set_job(home, c["id"], name="BACKUP")  # twins from before names had to be unique
     assert home.job(a["id"])["id"] == a["id"]
     assert home.job("digest")["id"] == a["id"]
     with pytest.raises(hc.InvalidInputError) as ei:
@@ -7031,6 +7110,177 @@ def test_commands_inside_a_job_are_refused(home):
     write_config(home, {"allow_agent_scheduling": True})
     home._settings = None
     assert home.add_job("@daily", "q")
+
+
+def test_add_and_edit_refuse_a_name_another_job_has(home, ok_script):
+    digest = home.add_job("@daily", "p", name="Digest")
+    before = jobs_bytes(home)
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.add_job("@hourly", "q", name="digest ")
+    assert str(ei.value) == (f"name is already used by job {digest['id']}: 'digest': pick "
+                             f"another name or edit that job")
+    assert jobs_bytes(home) == before
+    home.add_job("@hourly", "q", name="other")
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.edit_job("other", name="DIGEST")
+    assert str(ei.value).startswith(f"name is already used by job {digest['id']}: 'DIGEST'")
+    assert home.edit_job("digest", name="DIGEST")["name"] == "DIGEST"  # its own name, recased
+    home.add_job("@daily", "p")  # a name derived from the prompt may repeat
+    home.add_job("@daily", "p")
+    assert [j["name"] for j in home.jobs()] == ["DIGEST", "other", "p", "p"]
+
+
+def test_a_store_with_twin_names_loads_and_reaches_them_by_id(home):
+    a = home.add_job("@daily", "p", name="one")
+    b = home.add_job("@daily", "p", name="two")
+    set_job(home, b["id"], name="ONE")
+    assert [j["id"] for j in home.jobs()] == [a["id"], b["id"]]
+    assert home.job(b["id"])["name"] == "ONE"
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.job("One")
+    assert str(ei.value) == (f"job name is ambiguous; it matches 2 jobs ({a['id']}, "
+                             f"{b['id']}): 'One': use the job id instead")
+    assert home.edit_job(b["id"], prompt="q")["prompt"] == "q"
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.apply([{"name": "one", "schedule": "@daily", "prompt": "p"}])
+    assert str(ei.value) == (f"jobs file entry 1 ('one'): the name matches 2 jobs ({a['id']}, "
+                             f"{b['id']}): 'one': rename all but one with 'edit ID --name "
+                             f"NEW', or remove them")
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.export("jobs")
+    assert str(ei.value) == (f"jobs {a['id']}, {b['id']} share a name (or have none), and a "
+                             f"jobs file matches jobs by name: 'one': give each a name of its "
+                             f"own: 'edit ID --name NEW'")
+
+
+def test_apply_creates_updates_and_leaves_jobs(home, clock, ok_script):
+    write_config(home, {"agent": {"command": "cat"}})
+    kept = home.add_job("0 3 * * *", "", name="backup", script=ok_script, no_agent=True,
+                        repeat=5)
+    home.pause_job("backup", "disk swap")
+    stray = home.add_job("@hourly", "p", name="stray")
+    plan = home.apply([
+        {"name": "digest", "schedule": "weekdays at 9:30", "prompt": "Sum up",
+         "tz": "Europe/Berlin", "skills": ["news"], "context_from": ["backup"]},
+        {"name": "backup", "schedule": "0 4 * * *", "script": ok_script, "no_agent": True,
+         "deliver": "stdout"},
+    ])
+    digest = home.job("digest")
+    assert plan == [
+        {"action": "create", "name": "digest", "id": digest["id"], "changes": [
+            {"field": "name", "from": None, "to": "digest"},
+            {"field": "schedule", "from": None, "to": "weekdays at 9:30"},
+            {"field": "prompt", "from": None, "to": "Sum up"},
+            {"field": "tz", "from": None, "to": "Europe/Berlin"},
+            {"field": "skills", "from": None, "to": ["news"]},
+            {"field": "context_from", "from": None, "to": ["backup"]}]},
+        {"action": "update", "name": "backup", "id": kept["id"], "changes": [
+            {"field": "schedule", "from": "0 3 * * *", "to": "0 4 * * *"},
+            {"field": "deliver", "from": "local", "to": "stdout"},
+            {"field": "repeat", "from": 5, "to": None}]}]
+    assert (digest["context_from"], digest["skill"], digest["next_run_at"]) == (
+        [kept["id"]], "news", "2026-03-09T09:30:00+01:00")
+    backup = home.job("backup")
+    # Only what the file declares changed: the pause, the id and the run state stay.
+    assert (backup["schedule"], backup["schedule_display"], backup["repeat"],
+            backup["state"], backup["paused_reason"], backup["created_at"]) == (
+        {"kind": "cron", "expr": "0 4 * * *", "display": "0 4 * * *"}, "0 4 * * *",
+        {"times": None, "completed": 0}, "paused", "disk swap", kept["created_at"])
+    assert home.job("stray")["id"] == stray["id"]  # not pruned
+
+
+def test_apply_twice_writes_nothing_and_export_round_trips(home, clock, ok_script):
+    entries = [{"name": "digest", "schedule": "weekdays at 9:30", "prompt": "Sum up",
+                "tz": "Europe/Berlin", "deliver": "stdout,ping:https://hc-ping.com/x"},
+               {"name": "every", "schedule": "every 90m", "script": ok_script,
+                "no_agent": True, "repeat": "3", "failure_deliver": "stdout"},
+               {"name": "once", "schedule": "in 2h", "prompt": "p", "context_from": ["self"]}]
+    home.apply(entries)
+    before = jobs_bytes(home)
+    due = os.stat(os.path.join(home.path, ".jobs.due")).st_mtime_ns
+    clock.advance(minutes=1)
+    exported = json.loads(home.export("jobs"))
+    assert exported == [
+        {"name": "digest", "schedule": "weekdays at 9:30", "prompt": "Sum up",
+         "tz": "Europe/Berlin", "deliver": "stdout,ping:https://hc-ping.com/x"},
+        {"name": "every", "schedule": "every 90m", "deliver": "local", "repeat": 3,
+         "script": ok_script, "no_agent": True, "failure_deliver": "stdout"},
+        {"name": "once", "schedule": "2026-03-06T14:00:00+00:00", "prompt": "p",
+         "deliver": "local", "repeat": 1, "context_from": ["self"]}]
+    for _ in range(2):
+        assert [s["action"] for s in home.apply(exported)] == ["unchanged"] * 3
+    assert [s["action"] for s in home.apply(entries[:2])] == ["unchanged"] * 2
+    assert jobs_bytes(home) == before
+    assert os.stat(os.path.join(home.path, ".jobs.due")).st_mtime_ns == due
+    clock.advance(hours=3)  # the one-shot's time is past: its entry still matches
+    home.tick()
+    assert [s["action"] for s in home.apply(exported)] == ["unchanged"] * 3
+
+
+def test_apply_prune_dry_run_and_an_invalid_file_write_nothing(home, ok_script):
+    home.add_job("@daily", "", name="old", script=ok_script, no_agent=True)
+    home.add_job("@daily", "", name="keep", script=ok_script, no_agent=True)
+    home.set_note("old", "k", "v")
+    before = jobs_bytes(home)
+    file = [{"name": "KEEP", "schedule": "@daily", "script": ok_script, "no_agent": True},
+            {"name": "new", "schedule": "@hourly", "script": ok_script, "no_agent": True}]
+    plan = home.apply(file, prune=True, dry_run=True)
+    assert [(s["action"], s["name"], s["id"] is None) for s in plan] == [
+        ("update", "KEEP", False), ("create", "new", True), ("delete", "old", False)]
+    assert plan[0]["changes"] == [{"field": "name", "from": "keep", "to": "KEEP"}]
+    assert jobs_bytes(home) == before
+    bad = file + [{"name": "broken", "schedule": "@daily", "script": "missing.sh",
+                   "no_agent": True}]
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.apply(bad, prune=True)
+    assert str(ei.value).startswith("jobs file entry 3 ('broken'): script not found in the "
+                                    "scripts dir")
+    assert jobs_bytes(home) == before
+    home.apply(file, prune=True)
+    assert [j["name"] for j in home.jobs()] == ["KEEP", "new"]
+    assert home.notepad(home.jobs()[0]["id"]) == []
+    with pytest.raises(hc.JobNotFoundError):
+        home.job("old")
+
+
+@pytest.mark.parametrize("entries,message", [
+    ({"name": "x"}, "a jobs file must hold a JSON list of jobs: 'dict'"),
+    (["x"], "jobs file entry 1 must be a JSON object: 'x'"),
+    ([{"schedule": "@daily"}], "jobs file entry 1: field 'name' is required"),
+    ([{"name": "a", "prompt": "p"}], "jobs file entry 1 ('a'): field 'schedule' is required"),
+    ([{"name": "a", "schedule": "@daily", "id": "x"}],
+     "jobs file entry 1 ('a'): unknown field: 'id': use name, schedule, prompt, tz, deliver"),
+    ([{"name": "a", "schedule": "@daily", "paused": True}],
+     "jobs file entry 1 ('a'): unknown field: 'paused'"),
+    ([{"name": "a", "schedule": "@daily", "prompt": 3}],
+     "jobs file entry 1 ('a'): field 'prompt' must be a string: 3"),
+    ([{"name": "a", "schedule": "@daily", "no_agent": "yes"}],
+     "jobs file entry 1 ('a'): field 'no_agent' must be true or false: 'yes'"),
+    ([{"name": "a", "schedule": "@daily", "prompt": "p"},
+      {"name": " A", "schedule": "@daily", "prompt": "p"}],
+     "jobs file entry 2 (' A'): the name is also entry 1's: ' A'"),
+    ([{"name": "a", "schedule": "sometimes", "prompt": "p"}],
+     "jobs file entry 1 ('a'): schedule: unrecognised schedule: 'sometimes'"),
+    ([{"name": "a", "schedule": "@daily", "prompt": "p", "deliver": "fax:1"}],
+     "jobs file entry 1 ('a'): deliver: unknown or incomplete target: 'fax:1'"),
+    ([{"name": "a", "schedule": "@daily", "prompt": "p", "context_from": ["ghost"]}],
+     "jobs file entry 1 ('a'): no job with that id or name: 'ghost'"),
+])
+def test_apply_refuses_a_bad_file_naming_the_entry_and_field(home, entries, message):
+    home.add_job("@daily", "p", name="there")
+    before = jobs_bytes(home)
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.apply(entries)
+    assert str(ei.value).startswith(message)
+    assert jobs_bytes(home) == before
+
+
+def test_apply_takes_every_field_add_job_takes():
+    import inspect
+
+    keywords = [n for n in inspect.signature(hc.CronHome.add_job).parameters
+                if n not in ("self", "paused", "reason")]
+    assert sorted(hc._declared_fields()) == sorted(keywords)
 
 
 # ---- 14. cron home: homes written by upstream hermes-agent ---------------------------
@@ -7283,6 +7533,7 @@ def test_jobs_an_upstream_ticker_could_not_run_are_named(tmp_path, env, clock, c
     home.add_job("@daily", "a", name="plain")
     assert hc._upstream_gaps(home.job("plain"), home.path) == []  # no Hermes home around it
     (tmp_path / "hermes" / "config.yaml").write_text("model: x\n")
+    write_config(home, {"agent": {"command": "cat"}})
     argv = ["--home", home.path, "add"]
     assert hc.main(argv + ["0 9 * * 1#2", "b", "--name", "nth"]) == 0
     assert capsys.readouterr().err == (
@@ -7421,6 +7672,7 @@ def test_round_trip_an_upstream_home_ticked_by_hermes_cron_goes_back(tmp_path, v
 
 
 def test_cli_add_list_next_pause_resume_remove(cli, home):
+    write_config(home, {"agent": {"command": "cat"}})
     rc, out, err = cli("add", "weekdays at 9:30", "Summarise alerts", "--name", "digest",
                        "--tz", "Europe/Berlin")
     assert rc == 0 and err == ""
@@ -7615,6 +7867,108 @@ def test_cli_human_output_escapes_terminal_controls_and_json_stays_exact(home, t
         f"Script exited with code 1\nstderr:\nerr {EVIL}\nstdout:\nout {EVIL}")
     doc = json.loads(run_cli("output", job["id"], "--json", env=env).stdout)["content"]
     assert "# Cron Job: n" + EVIL in doc and "\nout " + EVIL + "\n" in doc
+
+
+def test_cli_add_and_edit_warn_before_a_job_is_certain_to_fail(cli, home, ok_script):
+    rc, out, err = cli("add", "@daily", "Summarise", "--name", "digest", "--skill", "news",
+                       "--deliver", "email:ops@example.com")
+    assert rc == 0 and out.startswith("Created job ")
+    assert err.splitlines() == [
+        "hermes_cron: warning: agent job but no agent runner is configured, so every run fails "
+        "blocked_config: set config agent.command (a command that reads the prompt on stdin) "
+        "or agent.provider and agent.model, pass --provider and --model, or run a script with "
+        "--script NAME --no-agent",
+        'hermes_cron: warning: an email: target needs config smtp: add "smtp": {"host": '
+        '"mail.example.com", "port": 587, "starttls": true} to config.json',
+        f"hermes_cron: warning: skill 'news' not found under {home.skills_dir}: create "
+        f"{home.skills_dir}/news/SKILL.md or drop the skill"]
+    write_config(home, {"agent": {"provider": "openai", "modle": "gpt-4o-mini"}})
+    rc, out, err = cli("edit", "digest", "--deliver", "local", "--clear-skills")
+    assert rc == 0 and out.startswith("Updated job ")
+    assert err.splitlines() == [
+        "hermes_cron: warning: config.json: unknown key 'agent.modle' is ignored (did you "
+        "mean 'model'?)",
+        "hermes_cron: warning: provider 'openai' has no model: pass --model, or set the "
+        "provider's model in config providers or config agent.model",
+        "hermes_cron: warning: provider 'openai' reads its API key from OPENAI_API_KEY, unset "
+        "in this environment: set OPENAI_API_KEY where the ticker runs (cron(8): "
+        "OPENAI_API_KEY=... in the crontab, or '. /etc/hermes_cron.env &&' before the "
+        "command; systemd: EnvironmentFile=/etc/hermes_cron.env; Kubernetes: envFrom: "
+        "secretRef)"]
+    os.environ["OPENAI_API_KEY"] = "sk-test"
+    write_config(home, {"agent": {"provider": "openai", "model": "gpt-4o-mini"}})
+    assert cli("edit", "digest", "--prompt", "Summarise alerts")[2] == ""
+    assert cli("add", "@daily", "--script", ok_script, "--no-agent", "--name", "s")[2] == ""
+
+
+def test_cli_add_refuses_a_used_name(cli, home):
+    write_config(home, {"agent": {"command": "cat"}})
+    cli("add", "@daily", "p", "--name", "Digest")
+    job_id = home.job("Digest")["id"]
+    before = jobs_bytes(home)
+    rc, out, err = cli("add", "@hourly", "q", "--name", "digest")
+    assert (rc, out, err) == (2, "", f"hermes_cron: error: name is already used by job "
+                                     f"{job_id}: 'digest': pick another name or edit that job\n")
+    assert jobs_bytes(home) == before
+
+
+def test_cli_apply_dry_run_apply_and_export(cli, home, tmp_path, ok_script):
+    write_config(home, {"agent": {"command": "cat"}})
+    cli("add", "0 3 * * *", "--script", ok_script, "--no-agent", "--name", "backup")
+    cli("add", "@daily", "p", "--name", "old")
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps([
+        {"name": "digest", "schedule": "weekdays at 9:30", "prompt": "Sum up"},
+        {"name": "backup", "schedule": "0 4 * * *", "script": ok_script, "no_agent": True}]))
+    before = jobs_bytes(home)
+    rc, out, err = cli("apply", str(path), "--prune", "--dry-run")
+    assert (rc, err) == (0, "")
+    assert out == ("create  digest\n"
+                   "update  backup: schedule '0 3 * * *' -> '0 4 * * *'\n"
+                   "delete  old\n"
+                   "dry run: 1 create, 1 update, 1 delete, 0 unchanged; nothing written\n")
+    assert jobs_bytes(home) == before
+    rc, out, err = cli("apply", str(path), "--prune", "--dry-run", "--json")
+    assert [(s["action"], s["name"]) for s in json.loads(out)] == [
+        ("create", "digest"), ("update", "backup"), ("delete", "old")]
+    rc, out, err = cli("apply", str(path), "--prune")
+    assert (rc, out.splitlines()[-1]) == (0, "applied: 1 create, 1 update, 1 delete, 0 unchanged")
+    assert [j["name"] for j in home.jobs()] == ["backup", "digest"]
+    after = jobs_bytes(home)
+    rc, out, err = cli("export", "jobs")
+    (tmp_path / "exported.json").write_text(out)
+    assert json.loads(out)[0] == {"name": "backup", "schedule": "0 4 * * *", "deliver": "local",
+                                  "script": ok_script, "no_agent": True}
+    rc, out, err = cli("apply", str(tmp_path / "exported.json"), "--prune")
+    assert (rc, out, err) == (0, "unchanged  backup\nunchanged  digest\n"
+                                 "applied: 0 create, 0 update, 0 delete, 2 unchanged\n", "")
+    assert jobs_bytes(home) == after
+
+
+def test_cli_apply_refuses_a_bad_file_with_exit_2(cli, home, tmp_path):
+    cases = [("[", "the jobs file is not valid JSON (Expecting value: line 1 column 2 (char 1))"),
+             ('[{"name": "a", "schedule": "@daily", "prompt": "p", "colour": "red"}]',
+              "jobs file entry 1 ('a'): unknown field: 'colour'")]
+    for text, message in cases:
+        (tmp_path / "f.json").write_text(text)
+        rc, out, err = cli("apply", str(tmp_path / "f.json"))
+        assert (rc, out) == (2, "") and err.startswith(f"hermes_cron: error: {message}")
+    rc, out, err = cli("apply", str(tmp_path / "missing.json"))
+    assert (rc, err) == (2, f"hermes_cron: error: cannot read the jobs file (No such file or "
+                            f"directory): '{tmp_path / 'missing.json'}': pass a readable JSON "
+                            f"file, or '-' for stdin\n")
+    assert not os.path.exists(os.path.join(home.path, "jobs.json"))
+
+
+def test_cli_apply_warns_about_jobs_that_cannot_run(cli, home, tmp_path, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(
+        [{"name": "digest", "schedule": "@daily", "prompt": "p"}])))
+    rc, out, err = cli("apply", "-")
+    assert (rc, out.splitlines()[0]) == (0, "create  digest")
+    assert err.startswith("hermes_cron: warning: digest: agent job but no agent runner is "
+                          "configured")
 
 
 # ---- crash and concurrency tests (real processes) ---------------------------------
@@ -9834,7 +10188,8 @@ def test_relative_file_target_from_a_hand_edit_is_never_written(home, clock, ok_
 
 def test_next_with_an_ambiguous_name_lists_the_ids(cli, home):
     cli("add", "@daily", "p", "--name", "report")
-    cli("add", "@daily", "p", "--name", "REPORT")
+    cli("add", "@daily", "p", "--name", "other")
+    set_job(home, home.job("other")["id"], name="REPORT")
     rc, out, err = cli("next", "report")
     assert rc == 2 and err.startswith("hermes_cron: error: job name is ambiguous")
     rc, out, err = cli("next", "2020-01-01T00:00:00+00:00")
