@@ -1750,6 +1750,18 @@ def _check_deliver(text):
     return text.strip()
 
 
+# A query key that names a credential: token, api_key, sig, X-Amz-Signature...
+_QUERY_CREDENTIAL_KEY = (r"(?i)((?:^|[?&;])(?:[\w.-]*[_.-])?(?:token|key|apikey|secret|password|"
+                         r"passwd|pwd|pass|sig|signature|auth|credential|access_token|code)")
+
+
+def _has_query_credential(query):
+    """True if a key of the URL *query* names a credential."""
+    import re
+
+    return re.search(_QUERY_CREDENTIAL_KEY + r")=", query) is not None
+
+
 def _check_webhook(target, url):
     from urllib.parse import urlsplit
 
@@ -1765,12 +1777,20 @@ def _check_webhook(target, url):
         raise InvalidInputError(
             "deliver: webhook URL must not carry credentials", _redact_url(url),
             "drop user:password from the URL; sign requests with config webhook_secret_env")
+    if _has_query_credential(parts.query):
+        raise InvalidInputError(
+            "deliver: webhook URL must not carry credentials in its query", _redact_url(url),
+            "drop ?token=... from the URL; sign requests with config webhook_secret_env")
 
 
 def _redact_url(url):
+    """*url* with its userinfo and the values of credential-like query keys masked."""
+    import re
+
     scheme, sep, rest = url.partition("://")
     userinfo, at, host = rest.rpartition("@")
-    return f"{scheme}{sep}***@{host}" if at else url
+    url = f"{scheme}{sep}***@{host}" if at else url
+    return re.sub(_QUERY_CREDENTIAL_KEY + r"=)[^&#\s]*", r"\1***", url)
 
 
 def _check_base_url(job, settings):
@@ -2380,42 +2400,669 @@ def _make_home(home):
 #     scanned for injection before they reach an agent.
 # =============================================================================
 
-# (pattern, group that is kept, mask).  Order matters: specific shapes first.
-_REDACT_RULES = (
-    # PEM private keys: the whole block goes.
-    (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
-     None, "[REDACTED PRIVATE KEY]"),
-    # Credentials inside URLs: scheme://user:password@host.
-    (r"(\b[a-zA-Z][a-zA-Z0-9+.-]{0,31}://[^\s:/@]*:)[^\s@/]+(@)", (1, 2), "***"),
-    # Authorization headers and bearer tokens.
-    (r"(?i)(\bauthorization\s*[:=]\s*(?:bearer\s+|basic\s+|token\s+)?)[^\s\"',;]+", (1,), "***"),
-    (r"(?i)(\bbearer\s+)(?:(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}|[\w.~+/=-]{20,})", (1,), "***"),
-    (r"(?i)(\b(?:x-api-key|api-key|x-auth-token)\s*:\s*)[^\s\"',;]+", (1,), "***"),
-    # Provider key shapes.
-    (r"\b(sk-ant-)[A-Za-z0-9_-]{8,}", (1,), "***"),
-    (r"\b(sk-(?:proj-|svcacct-)?)[A-Za-z0-9_-]{16,}", (1,), "***"),
-    (r"\b((?:sk|rk|pk)_(?:live|test)_)[A-Za-z0-9]{10,}", (1,), "***"),
-    (r"\b(gh[pousr]_)[A-Za-z0-9]{20,}", (1,), "***"),
-    (r"\b(github_pat_)[A-Za-z0-9_]{20,}", (1,), "***"),
-    (r"\b(glpat-)[A-Za-z0-9_-]{16,}", (1,), "***"),
-    (r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}", (1,), "***"),
-    (r"\b((?:AKIA|ASIA))[0-9A-Z]{16}\b", (1,), "***"),
-    (r"\b(AIza)[0-9A-Za-z_-]{30,}", (1,), "***"),
-    (r"\b(hf_)[A-Za-z0-9]{20,}", (1,), "***"),
-    (r"\b(eyJ)[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", (1,), "***"),
-    # key=value and JSON "key": "value" where the key names a secret.
-    (r"(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|sig|signature)=)"
-     r"[^&\s\"']+", (1,), "***"),
-    (r"(?i)(\"(?:[a-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|apikey|"
-     r"private[_-]?key|credential)s?)\"\s*:\s*\")(?:[^\"\\]|\\.)+(\")", (1, 2), "***"),
-    # The name is taken whole (a lookahead and a backreference make it
-    # atomic) once a lookahead has found the secret word in it: a long run of
-    # key-ish letters costs linear time, not a quadratic backtrack.
-    (r"(?i)(\b(?=[a-z0-9_]*?(?:password|passwd|secret|token|api[_-]?key|apikey|"
-     r"private[_-]?key))(?=((?:[a-z0-9_]|-(?=key))+))\2(?<!tokens)\s*[=:]\s*)"
-     r"(?![\s\"']*\*\*\*)[\"']?[^\s\"',;]{4,}[\"']?", (1,), "***"),
+# --- 10.1 Redaction ------------------------------------------------------------
+
+# (name, prefixes, body): a vendor credential is one of the prefixes then the
+# body, standing alone (no token character right before or after).  Facts
+# (prefix, length, alphabet) follow the providers' published formats and
+# gitleaks' default rules; lengths are lower bounds where formats have grown.
+# The masked form keeps a short hint of the prefix (see _hint).
+_TOKEN_RULES = (
+    # AI providers
+    ("anthropic", "sk-ant-", r"[\w-]{20,}"),
+    ("openrouter", "sk-or-v1-", r"[0-9a-f]{40,}"),
+    ("openai-project", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"), r"[\w-]{20,}"),
+    ("langfuse", ("sk-lf-", "pk-lf-"), r"[\w-]{16,}"),
+    ("openai", "sk-", r"[\w-]{20,}"),
+    ("groq", "gsk_", r"[A-Za-z0-9]{40,}"),
+    ("xai", "xai-", r"[A-Za-z0-9]{40,}"),
+    ("perplexity", "pplx-", r"[A-Za-z0-9]{40,}"),
+    ("replicate", "r8_", r"[A-Za-z0-9]{30,}"),
+    ("huggingface", "hf_", r"[A-Za-z0-9]{20,}"),
+    ("huggingface-org", "api_org_", r"[A-Za-z0-9]{30,}"),
+    ("fireworks", "fw_", r"[A-Za-z0-9]{20,}"),
+    ("nvidia", "nvapi-", r"[\w-]{40,}"),
+    ("tavily", "tvly-", r"[A-Za-z0-9-]{24,}"),
+    ("langsmith", ("lsv2_pt_", "lsv2_sk_"), r"[A-Za-z0-9_]{32,}"),
+    ("pinecone", "pcsk_", r"[A-Za-z0-9_]{40,}"),
+    ("voyage", "pa-", r"[\w-]{40,}"),
+    ("firecrawl", "fc-", r"[0-9a-f]{32}"),
+    ("exa", "exa_", r"[A-Za-z0-9]{20,}"),
+    ("notion", "ntn_", r"[A-Za-z0-9]{40,}"),
+    ("notion-legacy", "secret_", r"[A-Za-z0-9]{43}"),
+    # Google
+    ("gcp-api-key", "AIza", r"[\w-]{35}"),
+    ("google-oauth-access", "ya29.", r"[\w-]{30,}"),
+    ("google-oauth-refresh", "1//0", r"[\w-]{30,}"),
+    ("google-oauth-client-secret", "GOCSPX-", r"[\w-]{28}"),
+    # Code hosting and CI
+    ("github-fine-grained-pat", "github_pat_", r"\w{30,}"),
+    ("github", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"[A-Za-z0-9]{30,}"),
+    ("gitlab-pat", "glpat-", r"[\w-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?"),
+    ("gitlab-runner", "glrt-", r"[\w-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?"),
+    ("gitlab-ptt", "glptt-", r"[0-9a-f]{40}"),
+    ("gitlab", ("gldt-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-",
+                "glffct-", "glwt-", "glrtr-"), r"[\w-]{20,}"),
+    ("gitlab-runner-registration", "GR1348941", r"[\w-]{20}"),
+    ("bitbucket", "ATBB", r"[A-Za-z0-9_=.-]{28,}"),
+    ("atlassian", "ATATT3", r"[\w=-]{100,}"),
+    ("circleci", "CCIPAT_", r"\w{40,}"),
+    ("buildkite", "bkua_", r"[0-9a-f]{40}"),
+    ("sonarqube", ("squ_", "sqp_", "sqa_"), r"[0-9a-f]{40}"),
+    ("pulumi", "pul-", r"[0-9a-f]{40}"),
+    ("terraform-vault-service", ("hvs.", "hvb.", "hvr."), r"[\w-]{24,}"),
+    ("doppler", ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
+     r"[A-Za-z0-9]{40,}"),
+    ("octopus-deploy", "API-", r"[A-Z0-9]{26}"),
+    ("postman", "PMAK-", r"[0-9a-f]{24}-[0-9a-f]{34}"),
+    ("prefect", "pnu_", r"[A-Za-z0-9]{36}"),
+    ("infracost", "ico-", r"[A-Za-z0-9]{32}"),
+    ("linear", "lin_api_", r"[A-Za-z0-9]{40}"),
+    ("linear-oauth", "lin_oauth_", r"[0-9a-f]{64}"),
+    ("figma", "figd_", r"[\w-]{40,}"),
+    ("airtable", "pat", r"[A-Za-z0-9]{14}\.[0-9a-f]{64}"),
+    ("readme", "rdme_", r"[a-z0-9]{70}"),
+    ("contentful", "CFPAT-", r"[\w-]{43}"),
+    ("frameio", "fio-u-", r"[\w=-]{64}"),
+    ("typeform", "tfp_", r"[\w=-]{40,}"),
+    ("intra42", ("s-s4t2ud-", "s-s4t2af-"), r"[0-9a-f]{64}"),
+    ("harness", ("pat.", "sat."), r"[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+    ("settlemint", ("sm_aat_", "sm_pat_", "sm_sat_"), r"[A-Za-z0-9]{16}"),
+    # Package registries
+    ("npm", "npm_", r"[A-Za-z0-9]{36}"),
+    ("pypi", "pypi-Ag", r"[\w-]{60,}"),
+    ("rubygems", "rubygems_", r"[0-9a-f]{48}"),
+    ("nuget", "oy2", r"[a-z0-9]{43}"),
+    ("docker-hub", ("dckr_pat_", "dckr_oat_"), r"[\w-]{27,}"),
+    ("clojars", "CLOJARS_", r"[A-Za-z0-9]{60}"),
+    ("artifactory", "AKCp", r"[A-Za-z0-9]{69}"),
+    ("artifactory-reference", "cmVmd", r"[A-Za-z0-9]{59}"),
+    # Cloud and hosting
+    ("aws-access-key-id", ("AKIA", "ASIA", "ABIA", "ACCA"), r"[A-Z0-9]{16}"),
+    ("aws-access-key-id-a3t", "A3T", r"[A-Z0-9][A-Z0-9]{16}"),
+    ("alibaba", "LTAI", r"[A-Za-z0-9]{20}"),
+    ("digitalocean", ("dop_v1_", "doo_v1_", "dor_v1_"), r"[0-9a-f]{64}"),
+    ("heroku", "HRKU-", r"[\w-]{40,}"),
+    ("flyio", "fo1_", r"[\w-]{43}"),
+    ("flyio-macaroon", ("fm1r_", "fm1a_", "fm2_"), r"[A-Za-z0-9+/]{100,}={0,3}"),
+    ("netlify", "nfp_", r"[A-Za-z0-9]{36,}"),
+    ("supabase", "sbp_", r"[0-9a-f]{40}"),
+    ("supabase-secret", "sb_secret_", r"[\w-]{20,}"),
+    ("render", "rnd_", r"[A-Za-z0-9]{32,}"),
+    ("cloudflare-origin-ca", "v1.0-", r"[0-9a-f]{24}-[0-9a-f]{146}"),
+    ("databricks", "dapi", r"[0-9a-f]{32}(?:-\d)?"),
+    ("planetscale", ("pscale_tkn_", "pscale_oauth_", "pscale_pw_"), r"[\w=-]{32,}"),
+    ("scalingo", "tk-us-", r"[\w-]{48}"),
+    ("openshift", "sha256~", r"[\w-]{43}"),
+    ("clickhouse", "4b1d", r"[A-Za-z0-9]{38}"),
+    ("age", "AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    ("1password-service-account", "ops_eyJ", r"[A-Za-z0-9+/]{100,}={0,3}"),
+    ("1password-secret-key", "A3-", r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})"
+                                   r"-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"),
+    ("adobe", "p8e-", r"[A-Za-z0-9]{32}"),
+    ("authress", ("sc_", "ext_", "scauth_", "authress_"),
+     r"[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[\w+/=-]{30,120}"),
+    ("yandex-api-key", "AQVN", r"[\w-]{35,38}"),
+    ("dropbox-short-lived", "sl.", r"[\w=-]{130,}"),
+    ("mapbox-secret", ("sk.eyJ", "tk.eyJ"), r"[\w-]{50,}\.[\w-]{20,}"),
+    ("grafana-cloud", "glc_", r"[A-Za-z0-9+/]{32,}={0,3}"),
+    ("grafana-service-account", "glsa_", r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    ("grafana-api-key", "eyJrIjoi", r"[A-Za-z0-9]{70,}={0,3}"),
+    # Observability
+    ("sentry-org", "sntrys_", r"[A-Za-z0-9+/=_]{60,}"),
+    ("sentry-user", "sntryu_", r"[0-9a-f]{64}"),
+    ("new-relic", ("NRAK-", "NRII-"), r"[A-Za-z0-9-]{27,32}"),
+    ("new-relic-browser", "NRJS-", r"[0-9a-f]{19}"),
+    ("dynatrace", "dt0c01.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}"),
+    # Payments and commerce
+    ("stripe", ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"),
+     r"[A-Za-z0-9]{16,}"),
+    ("stripe-webhook", "whsec_", r"[A-Za-z0-9+/=]{32,}"),
+    ("elevenlabs", "sk_", r"[0-9a-f]{40,}"),
+    ("shopify", ("shpat_", "shpca_", "shppa_", "shpss_"), r"[0-9a-fA-F]{32}"),
+    ("square", "sq0atp-", r"[\w-]{22,}"),
+    ("square-oauth-secret", "sq0csp-", r"[\w-]{43}"),
+    ("square-access", "EAAA", r"[\w-]{60}"),
+    ("braintree", ("access_token$production$", "access_token$sandbox$"),
+     r"[0-9a-z]{16}\$[0-9a-f]{32}"),
+    ("plaid", ("access-sandbox-", "access-development-", "access-production-"),
+     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    ("flutterwave", ("FLWSECK_TEST-", "FLWSECK-"), r"[0-9a-h]{12,32}(?:-X)?"),
+    ("duffel", ("duffel_test_", "duffel_live_"), r"[\w=-]{43}"),
+    ("easypost", ("EZAK", "EZTK"), r"[A-Za-z0-9]{54}"),
+    ("shippo", ("shippo_live_", "shippo_test_"), r"[0-9a-f]{40}"),
+    ("facebook-access-token", ("EAAC", "EAAM"), r"[A-Za-z0-9]{100,}"),
+    # E-mail, SMS and chat
+    ("sendgrid", "SG.", r"[\w-]{16,}\.[\w-]{20,}"),
+    ("brevo", ("xkeysib-", "xsmtpsib-"), r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
+    ("mailgun", "key-", r"[0-9a-f]{32}"),
+    ("mailgun-public", "pubkey-", r"[0-9a-f]{32}"),
+    ("mandrill", "md-", r"[\w-]{22}"),
+    ("resend", "re_", r"[A-Za-z0-9]{8}_[A-Za-z0-9]{20,}"),
+    ("twilio-api-key", "SK", r"[0-9a-f]{32}"),
+    ("slack-config", ("xoxe.xoxp-", "xoxe.xoxb-"), r"[A-Za-z0-9-]{20,}"),
+    ("slack", ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-"),
+     r"[A-Za-z0-9-]{10,}"),
+    ("slack-app", "xapp-", r"\d-[A-Za-z0-9-]{10,}"),
+    # Generic encrypted tokens (Fernet) that upstream masks too
+    ("fernet", "gAAAAA", r"[\w=-]{60,}"),
+    # Structures with a fixed start
+    ("jwt", "eyJ", r"[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*(?:\.[\w-]+\.[\w-]+)?"),
+    ("twitter-bearer", "A" * 22, r"(?=[A-Za-z0-9%]{0,100}%)[A-Za-z0-9%]{80,100}"),
+    ("vault-legacy", "s.", r"(?=[a-z0-9]*[A-Z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{24}"),
 )
-_REDACTORS = None
+
+# (name, marks, pattern, reach): credentials recognised by their structure,
+# not by a fixed prefix; tried only if the text holds one of the marks.  The
+# pattern starts at a literal (re finds those fast) and looks behind it; the
+# token starts *reach* characters before the match or, when reach is
+# negative, at the start of the run of digits there.  Like the
+# prefixed ones they stand alone; they are masked whole.
+_SHAPE_RULES = (
+    ("telegram-bot", (":A",), r":A(?<=[0-9]{5}:A)[\w-]{34}", -5),
+    ("discord-bot", ("",), r"[MNO][\w-]{23,27}\.[\w-]{6}\.[\w-]{27,40}", 0),
+    ("azure-ad-client-secret", ("Q~",), r"Q~(?<=[\w~.]{3}[0-9]Q~)[\w~.-]{31,34}", 4),
+    ("mailchimp", ("-us",), r"-us(?<=[0-9a-f]{32}-us)[0-9]{1,2}", 32),
+    ("terraform-cloud", (".atlasv1.",), r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[\w=-]{60,70}",
+     14),
+    ("maxmind", ("_mmk",), r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)", 36),
+    ("facebook-app-token", ("|", "%7C", "%7c"),
+     r"[|%](?:(?<=[0-9]{15}\|)|7[Cc](?<=[0-9]{15}%7[Cc]))[\w-]{27,40}", -15),
+    ("asana-pat", (":",), r":(?<=[12]/[0-9]{16}:)[A-Za-z0-9]{32}", 18),
+)
+
+# Words of a name (split at _ - . and camelCase) that make it a credential's
+# name.  A strong name's value is masked whatever it looks like; a medium
+# one's when the value looks random; a weak one's (a bare "key") when it looks
+# random and is not a digest, commit id or UUID.
+_STRONG_WORDS = frozenset((
+    "password", "passwd", "passphrase", "pwd", "pass", "pw", "secret", "token", "apikey",
+    "credential", "credentials", "creds", "auth", "bearer", "privatekey", "secretkey",
+    "accesskey", "dsn"))
+_KEY_QUALIFIERS = frozenset((
+    "api", "secret", "private", "access", "signing", "encryption", "decryption", "master",
+    "client", "app", "consumer", "license", "subscription", "account", "storage", "service",
+    "admin", "auth", "webhook", "write", "deploy", "root", "shared", "session", "hmac", "jwt",
+    "aes", "crypto", "cipher", "integration", "server", "sas", "sdk", "ingest", "ingestion",
+    "management", "primary", "secondary", "user", "rest", "live", "test", "prod")) 
+_MEDIUM_WORDS = frozenset(("session", "sessionid", "sessid", "sid", "cookie", "sig",
+                           "signature", "salt", "otp", "totp"))
+# gitleaks' provider rules without a distinctive token shape: a name with one
+# of these words and a random-looking value.
+_PROVIDER_WORDS = frozenset((
+    "adafruit", "adobe", "airtable", "algolia", "alibaba", "anthropic", "asana", "assemblyai",
+    "atlassian", "beamer", "bitbucket", "bittrex", "cloudflare", "codecov", "cohere", "coinbase",
+    "confluence", "confluent", "contentful", "datadog", "deepgram", "deepseek", "discord",
+    "droneci", "dropbox", "elevenlabs", "etsy", "facebook", "fastly", "finicity", "finnhub",
+    "fireworks", "flickr", "freshbooks", "gitter", "gocardless", "groq", "heroku", "hubspot",
+    "intercom", "jfrog", "artifactory", "bintray", "jira", "kraken", "kucoin", "launchdarkly",
+    "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird",
+    "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter", "pagerduty",
+    "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate", "sendbird",
+    "sendgrid", "sentry", "snyk", "sonar", "squarespace", "sumo", "sumologic", "telegram",
+    "together", "travis", "twilio", "twitch", "twitter", "typeform", "vercel", "vonage",
+    "nexmo", "yandex", "zendesk"))
+# A name ending in one of these words names something about a credential,
+# not the credential (token_url, password_file, max_tokens, key_id).
+_NOT_SECRET_LAST = frozenset((
+    "id", "ids", "name", "names", "type", "types", "url", "uri", "urls", "endpoint", "host",
+    "hostname", "port", "path", "paths", "file", "files", "dir", "directory", "env", "var",
+    "variable", "length", "len", "size", "count", "limit", "limits", "min", "max", "ttl",
+    "expiry", "expires", "expiration", "timeout", "version", "format", "prefix", "suffix",
+    "hint", "header", "field", "param", "policy", "rotation", "mode", "enabled", "required",
+    "provider", "source", "store", "location", "label", "description", "help", "usage",
+    "scope", "scopes", "algorithm", "alg", "method", "strategy", "kind", "reset", "changed",
+    "updated", "created", "at", "age", "pattern", "regex", "hash", "digest", "checksum",
+    "fingerprint", "release", "region", "project", "org", "user", "username", "email",
+    "account", "domain", "site", "channel", "level", "index", "sock", "socket", "command",
+    "cmd", "template", "in", "out", "used", "remaining", "budget", "rate", "window",
+    "duration", "interval", "retries", "attempts", "status", "state", "valid", "error",
+    "errors", "check", "test", "tests"))
+# A name holding one of these words is not a credential (public_key,
+# next_page_token, prompt_tokens, csrf_token).
+_NOT_SECRET_WORDS = frozenset((
+    "public", "pub", "publishable", "page", "cursor", "csrf", "xsrf", "continuation", "sync",
+    "prompt", "completion", "input", "output", "cached", "reasoning", "total", "num",
+    "tokens", "keys", "secrets", "passwords", "primary", "foreign", "sort", "partition",
+    "cache", "idempotency", "dedup", "routing", "object", "bucket", "lookup", "hotkey",
+    "keyboard", "keyword", "keywords", "monkey", "turkey"))
+# Attributes of a Set-Cookie header: kept as they are.
+_COOKIE_ATTRIBUTES = frozenset(("path", "domain", "expires", "max-age", "samesite", "secure",
+                                "httponly", "priority", "partitioned", "version", "comment"))
+# Authorization schemes whose credential is one token, and those with
+# parameters (the rest of the header is masked).
+_AUTH_SCHEMES = frozenset(("bearer", "basic", "token", "bot", "apikey", "api-key", "key", "jwt",
+                           "sso-key", "otp", "dpop", "pat", "hmac", "ghost", "splunk"))
+_AUTH_PARAM_SCHEMES = frozenset(("digest", "aws4-hmac-sha256", "signature", "oauth", "hoba",
+                                 "mutual", "negotiate", "ntlm", "scram-sha-256", "scram-sha-1",
+                                 "gnap", "vapid"))
+# Words that, followed by a random-looking token, mark it as a secret
+# ("token 9f8e7d...", "api key x7Gk...").  After a bare "key" a digest or
+# UUID is not enough.
+_ADJACENT_WORDS = frozenset(("password", "passwd", "passphrase", "secret", "token", "apikey",
+                             "api key", "api_key", "api-key", "credential", "key"))
+# Values that stand for a secret rather than being one.
+_PLACEHOLDERS = frozenset((
+    "true", "false", "null", "none", "nil", "undefined", "yes", "no", "on", "off", "required",
+    "optional", "redacted", "hidden", "masked", "changeme", "changeit", "secret", "password",
+    "token", "example", "xxx", "todo", "tbd", "n/a", "na", "empty", "unset", "default"))
+
+# Characters that make up a token; a credential must not have one right
+# before or after it (so nothing inside a longer base64 run matches).
+_LEAD_CHARS = "A-Za-z0-9_+.~-"
+_TAIL_CHARS = "A-Za-z0-9_+~-"
+# Zero-width and control characters that can split a credential in two.
+# (Not ESC: colour codes sit between words in logs.)
+_SPLITTERS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f"
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-$")
+_KNOWN_SECRETS = ()  # longest first; replaced whole, so redact() needs no lock
+_KNOWN_MIN = 8  # shorter configured values ("1", "true") are not masked everywhere
+_REDACTOR = None
+
+
+def _hint(prefix):
+    """The part of a vendor prefix kept in the masked form: at most 7 characters.
+
+    A longer prefix is cut after its last ``-``, ``_`` or ``.`` within the
+    first 7 characters, so no 8 characters of a credential survive.
+    """
+    if len(prefix) <= 7:
+        return prefix
+    cut = max(prefix.rfind(c, 0, 7) for c in "-_.")
+    return prefix[:cut + 1] if cut > 0 else ""
+
+
+def _apply_edits(text, edits):
+    """*text* with the (begin, end, replacement) *edits* made; overlaps keep the first."""
+    if not edits:
+        return text
+    parts, last = [], 0
+    for begin, end, mask in sorted(edits):
+        if begin >= last:
+            parts += [text[last:begin], mask]
+            last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _entropy(text):
+    """Shannon entropy of *text* in bits per character."""
+    import math
+
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in (text.count(ch) for ch in set(text)))
+
+
+class _Redactor:
+    """The compiled rules of redact(); built once, on first use."""
+
+    def __init__(self):
+        import re
+
+        branches, self.tokens = {}, {}
+        rules = [(name, p, body) for name, prefixes, body in _TOKEN_RULES
+                 for p in ((prefixes,) if isinstance(prefixes, str) else prefixes)]
+        for index, (_, prefix, body) in enumerate(sorted(rules, key=lambda r: -len(r[1]))):
+            group = f"t{index}"
+            self.tokens[group] = (prefix, _hint(prefix))
+            branches.setdefault(prefix[0], []).append(
+                f"(?P<{group}>{re.escape(prefix[1:])}{body})")
+        alternatives = "|".join(re.escape(first) + "(?:" + "|".join(items) + ")"
+                                for first, items in branches.items())
+        tail = rf"(?![{_TAIL_CHARS}])"
+        # A token stands alone: no token character right before or after it.
+        # The lookahead skips short words before the alternation is tried.
+        self.token_re = re.compile(rf"(?<![{_LEAD_CHARS}])(?=[\w+/.~=%$-]{{14}})"
+                                   rf"(?:{alternatives}){tail}")
+        # Right after an escape (\n in JSON text) a token may start too.
+        self.escaped_token_re = re.compile(rf"\\[nrt](?:{alternatives}){tail}")
+        self.token_start = re.compile(f"(?:{alternatives})")
+        self.shapes = [(marks, re.compile(pattern + tail), reach)
+                       for _, marks, pattern, reach in _SHAPE_RULES]
+        # Run on the lower-cased text: a credential word in a name followed by
+        # an assignment (=, :, =>, :=), or a strong word followed by a long
+        # token ("token 9f8e...", "Bearer abc...").  The rest of the name is
+        # taken whole (a lookahead and a backreference make it atomic) and
+        # every quantifier is bounded, so runs of key characters cost linear time.
+        self.keyword_re = re.compile(
+            r"(?:password|passwd|passphrase|pass|pwd|secret|token|apikey|api[ _-]key|key|auth"
+            r"|credential|cred|session|cookie|sig|bearer)"
+            r"(?:(?=(?P<n>[a-z0-9_.\-]{0,40}))(?P=n)(?P<q>\\?[\"'])?[ \t]{0,3}"
+            r"(?P<op>=>|:=|=|:(?![/:])|>)[ \t]{0,16}(?P<v>\"(?:[^\"\\\n]|\\.){0,4096}\""
+            r"|'[^'\n]{0,4096}'|[^\s\"'`,;<>(){}\[\]|]{1,4096})?"
+            r"|(?P<adj>s?[ \t]+(?:is[ \t]+|was[ \t]+)?)(?=[\"'`]?[a-z0-9+/_.=~-]{12}))")
+        self.name_run = re.compile(r"[a-z0-9_.$\-]{0,64}")
+        self.quoted = re.compile(r"\"((?:[^\"\\\n]|\\.){0,4096})\"|'([^'\n]{0,4096})'")
+        self.escaped = re.compile(r"\\\"((?:[^\"\\\n]|\\[^\"]){0,4096})\\\"")
+        self.braced = re.compile(r"\{([^}\n]{0,4096})\}")
+        self.bare = re.compile(r"[^\s\"'`,;<>(){}\[\]|]{1,4096}")
+        self.flag_re = re.compile(r"--(?P<n>[a-z][a-z0-9_-]{1,40})[ \t]+(?=[^\s-])")
+        # mysql -pSECRET (attached: "-p x" prompts), sshpass -p x, redis-cli -a x,
+        # docker login -p x.
+        self.client_re = re.compile(
+            r"\b(?:(?:sshpass|redis-cli|(?:docker|podman|buildah|skopeo|helm registry|oras) login)"
+            r"\b[^\n]{0,128}?[ \t]-[pa][ \t]*"
+            r"|(?:mysql\w*|mariadb[\w-]*)\b[^\n]{0,128}?[ \t]-p)"
+            r"(?P<v>[^\s'\"]{1,256}|'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")")
+        self.scheme = re.compile(r"([A-Za-z][\w.+-]{0,30})[ \t]+(?=[^\s\"'])")
+        self.cred = re.compile(r"[^\s\"',;]{1,4096}")
+        self.line_rest = re.compile(r"[^\r\n]{1,4096}")
+        self.quoted_rest = re.compile(r"[^\r\n\"]{1,4096}")
+        self.squoted_rest = re.compile(r"[^\r\n']{1,4096}")
+        self.query_param = re.compile(r"&([^&=\s#]{1,64})=([^&\s#]*)")
+        self.cookie_pair = re.compile(r"([^=;,\s]{1,256})=([^;\r\n\"']{0,4096})")
+        self.pem_re = re.compile(
+            r"----[- ]?BEGIN[ A-Z0-9_-]{0,60}(?:PRIVATE|SECRET) KEY(?: BLOCK)?[ -]{0,2}-{3}[\s\S]*?"
+            r"(?:----[- ]?END[ A-Z0-9_-]{0,60}(?:PRIVATE|SECRET) KEY(?: BLOCK)?[ -]{0,2}-{3}|\Z)")
+        self.putty_re = re.compile(r"(Private-Lines: *\d+\r?\n)(?:[A-Za-z0-9+/=]{1,128}\r?\n?)+")
+        self.url_re = re.compile(
+            r"://(?:(?P<ui>[^\s/?#@\"'<>]{1,256})@"
+            r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
+            r"|(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/(?:v\d+/)?webhooks/"
+            r"|[\w-]+\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/"
+            r"|hooks\.zapier\.com/hooks/catch/|maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/"
+            r"key/|use/)|api\.telegram\.org/(?:file/)?bot)(?P<path>[^\s?#\"'<>]{1,1024})"
+            r"|(?P<any>[\w.-]{1,256}(?::\d{1,5})?/(?:[\w.~%-]{1,256}/){0,16}?(?:hooks|webhooks?)/)"
+            r"(?P<rest>[^\s?#\"'<>]{1,1024}))")
+        self.split_re = re.compile(rf"(?<=[A-Za-z0-9_+/=.-])[{_SPLITTERS}]+(?=[A-Za-z0-9_+/=.-])")
+        self.has_split = re.compile(rf"[{_SPLITTERS}]")
+        self.words = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+        self.plain_words = re.compile(r"[A-Za-z]+(?:[_.\-][A-Za-z]+)*")
+        self.identifier = re.compile(r"[a-z]+(?:[_.\-][a-z]+)+|[A-Z]+(?:[_.\-][A-Z]+)+")
+        self.hex_id = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+                                 r"[0-9a-fA-F]{12}|[0-9a-fA-F]+")
+        # Digests (sha256:..., sha512-...), dates, versions, dotted names.
+        self.not_random = re.compile(r"(?i:sha\d*|md5|blake\w*)[:=~-].*|[\d.:TZ+-]+"
+                                     r"|v?\d+(?:\.\d+)+\S*|[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+")
+        self.placeholder = re.compile(r"\$\{?\w+\}?|\$\(.*\)|%\w+%|<[^<>]*>|\{\{.*\}\}|\*+|x+|X+|"
+                                      r"\.\.\.+|\u2026")
+        self.kinds = {}
+
+    # -- deciding ---------------------------------------------------------------
+
+    def kind(self, name):
+        """How strongly *name* says its value is a credential: 0 (not) to 3 (strong).
+
+        Authorization and cookie headers are "authorization" and "cookie".
+        """
+        found = self.kinds.get(name)
+        if found is None:
+            if len(self.kinds) > 4096:
+                self.kinds.clear()
+            lowered = name.lower().lstrip("-$")
+            found = self.kinds[name] = (
+                "authorization" if lowered.endswith("authorization") else
+                "cookie" if lowered.endswith("cookie") else self._kind(name))
+        return found
+
+    def _kind(self, name):
+        words = [w.lower() for w in self.words.findall(name) if not w.isdigit()]
+        if not words or any(w in _NOT_SECRET_WORDS for w in words):
+            return 0
+        last = words[-1]
+        if last == "id" and len(words) > 1 and words[-2] in ("session", "sess"):
+            return 2
+        if last in _NOT_SECRET_LAST:
+            return 0
+        if any(w in _STRONG_WORDS or w.endswith(("password", "passwd", "secret", "token",
+                                                   "apikey", "privatekey", "secretkey",
+                                                   "accesskey"))
+               for w in words):
+            return 3
+        if any(w == "key" and words[i - 1] in _KEY_QUALIFIERS for i, w in enumerate(words) if i):
+            return 3
+        if any(w in _MEDIUM_WORDS or w.endswith(("sessid", "sessionid")) or w in _PROVIDER_WORDS
+               for w in words):
+            return 2
+        return 1 if last.endswith("key") else 0
+
+    def random_looking(self, value, hex_ok):
+        """True if *value* looks generated rather than like a word, a date or a digest.
+
+        Hex runs and UUIDs (commit ids, hashes, request ids) count only when
+        *hex_ok*: the name around them already says they are secret.
+        """
+        if not 16 <= len(value) <= 4096 or not any(c.isdigit() for c in value) \
+                or not any(c.isalpha() for c in value) or any(c.isspace() for c in value):
+            return False
+        if self.hex_id.fullmatch(value):
+            return hex_ok
+        return not self.not_random.fullmatch(value) and _entropy(value) >= 3.0
+
+    def secret_value(self, kind, value, tight):
+        """True if *value*, assigned to a name of *kind*, is to be masked."""
+        if len(value) < 3 or "***" in value or "://" in value or value.lower() in _PLACEHOLDERS \
+                or self.placeholder.fullmatch(value) or value.startswith(("/", "~/", "./", "../")):
+            return False
+        if kind == 3:
+            if value.isdigit():
+                return len(value) >= 4
+            if self.plain_words.fullmatch(value):
+                return tight and len(value) >= 4
+            return True
+        if self.token_start.match(value):
+            return False  # the token pass masks it keeping its prefix
+        return self.random_looking(value, hex_ok=kind == 2)
+
+    # -- masking ----------------------------------------------------------------
+
+    def redact(self, text):
+        """Mask *text*; a credential split by zero-width or control characters too."""
+        if self.has_split.search(text):
+            joined = self.split_re.sub("", text)
+            if joined != text:
+                masked = self._redact(joined)
+                if masked != joined:
+                    return masked
+        return self._redact(text)
+
+    def _redact(self, text):
+        for value in _KNOWN_SECRETS:
+            if value in text:
+                text = text.replace(value, "***")
+        if "KEY" in text:
+            text = self.pem_re.sub("[REDACTED PRIVATE KEY]", text)
+        if "Private-Lines" in text:
+            text = self.putty_re.sub(r"\1***\n", text)
+        text = self._assignments(text)
+        if "://" in text:
+            text = self.url_re.sub(self._url, text)
+        text = self.token_re.sub(self._token, text)
+        if "\\" in text:
+            text = self.escaped_token_re.sub(self._token, text)
+        for marks, pattern, reach in self.shapes:
+            if any(mark in text for mark in marks):
+                text = self._shapes(text, pattern, reach)
+        return text
+
+    def _token(self, match):
+        group = match.lastgroup
+        prefix, hint = self.tokens[group]
+        begin = match.start(group) - 1  # the group leaves out the prefix's first character
+        if self._plain(match.string[begin + len(prefix):match.end(group)]):
+            return match.group()
+        return match.string[match.start():begin] + hint + "***"
+
+    def _shapes(self, text, pattern, reach):
+        """Mask the matches of one structural rule (see _SHAPE_RULES)."""
+        edits = []
+        for match in pattern.finditer(text):
+            begin = match.start() - abs(reach)
+            floor = match.start() + reach - 11  # at most 16 digits in all
+            while reach < 0 and begin > floor and text[begin - 1:begin].isdigit():
+                begin -= 1
+            if not (begin and (text[begin - 1].isalnum() or text[begin - 1] in "_+.~-")) \
+                    and not self._plain(text[begin:match.end()]):
+                edits.append((begin, match.end(), "***"))
+        return _apply_edits(text, edits)
+
+    def _plain(self, body):
+        """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-...)."""
+        return len(set(body)) < 3 or set(body) <= set("xX*0.-_#<>") \
+            or bool(self.identifier.fullmatch(body))
+
+    def _url(self, match):
+        userinfo = match.group("ui")
+        if userinfo is not None:
+            user, colon, password = userinfo.partition(":")
+            if colon:
+                return match.group() if not password or "***" in password else f"://{user}:***@"
+            if "***" in userinfo or self.token_start.match(userinfo) \
+                    or not self.random_looking(userinfo, hex_ok=True):
+                return match.group()
+            return "://***@"
+        if match.group("hook"):
+            path = match.group("path")
+            if match.group("hook").endswith("bot"):  # Telegram: bot<token>/method
+                head, slash, tail = path.partition("/")
+                return f"://{match.group('hook')}***{slash}{tail}"
+            return f"://{match.group('hook')}***"
+        rest = match.group("rest")
+        if any(self.random_looking(part, hex_ok=True) for part in rest.split("/")):
+            return f"://{match.group('any')}***"
+        return match.group()
+
+    def _assignments(self, text):
+        """Mask the values of credential names: env, JSON, YAML, INI, XML, headers, flags."""
+        low = text.lower()
+        if len(low) != len(text):  # a few characters lower-case to two
+            low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        edits, done, rev, size, name_chars = [], 0, None, len(low), _NAME_CHARS
+        for match in self.keyword_re.finditer(low):
+            begin = match.start()
+            if begin < done:
+                continue
+            _, _, op, value, adjacent = match.groups()
+            if adjacent is not None:
+                done = self._adjacent(text, match, edits)
+                continue
+            start = begin
+            if begin and low[begin - 1] in name_chars:  # the name starts further left
+                if rev is None:
+                    rev = low[::-1]
+                at = size - begin
+                start -= self.name_run.match(rev, at).end() - at
+            name_end = match.end(1)
+            kind = self.kind(text[start:name_end])
+            if op == ">" and not text.startswith("<", start - 1):
+                kind = 0  # only <password>...</password> is an assignment
+            if not kind:
+                done = name_end
+            elif kind == "authorization":
+                done = self._authorization(text, match.end(3), edits)
+            elif kind == "cookie" and op == ":":
+                done = self._cookies(text, match.end(3), edits)
+            elif value is not None and value[0] != "{" and value != "\\":
+                begin, done = match.span(4)
+                end = done
+                quoted = value[0] in "\"'"
+                if quoted:
+                    begin, end, value = begin + 1, end - 1, text[begin + 1:end - 1]
+                else:
+                    value = text[begin:end]
+                    if start and text[start - 1] in "?&":  # in a URL query & ends the value
+                        amp = value.find("&")
+                        if amp >= 0:
+                            self._query(text, begin + amp, end, edits)
+                            end, value = begin + amp, value[:amp]
+                tight = op == "=" and name_end == match.start(3) and begin == match.end(3)
+                if self.secret_value(kind if kind != "cookie" else 2, value, tight or quoted):
+                    edits.append((begin, end, "***"))
+            else:
+                done = self._value(text, match.end(3), kind if kind != "cookie" else 2, op == "=",
+                                   edits)
+        if "--" in low:
+            done = 0
+            for match in self.flag_re.finditer(low):
+                if match.start() >= done and (match.start() == 0 or low[match.start() - 1] in
+                                              " \t\n\"'"):
+                    kind = self.kind(match.group("n"))
+                    if kind and not self.token_start.match(text, match.end()):
+                        done = self._value(text, match.end(), kind, True, edits)
+        if any(word in low for word in ("mysql", "mariadb", "sshpass", "redis-cli", " login")):
+            for match in self.client_re.finditer(text):
+                value = match.group("v").strip("'\"")
+                if self.secret_value(3, value, True):
+                    edits.append((match.start("v"), match.end("v"), "***"))
+        return _apply_edits(text, edits)
+
+    def _query(self, text, begin, end, edits):
+        """Mask the credential parameters of the query string ``&a=b&c=d`` in [begin, end)."""
+        for param in self.query_param.finditer(text, begin, end):
+            kind = self.kind(param.group(1))
+            if kind and kind != "authorization" and self.secret_value(
+                    kind if kind != "cookie" else 2, param.group(2), True):
+                edits.append((param.start(2), param.end(2), "***"))
+
+    def _value(self, text, at, kind, tight, edits):
+        """Mask the value starting at *at* if it is a secret; return its end."""
+        while text.startswith((" ", "\t"), at):
+            at += 1
+        found = (self.escaped.match(text, at) if text.startswith('\\"', at) else
+                 self.quoted.match(text, at) if text.startswith(('"', "'"), at) else
+                 self.braced.match(text, at) if text.startswith("{", at) and tight else
+                 self.bare.match(text, at))
+        if found is None:
+            return at
+        quoted = found.lastindex is not None
+        begin, end = (found.span(found.lastindex) if quoted else found.span())
+        value = text[begin:end]
+        if self.secret_value(kind, value, tight or quoted):
+            edits.append((begin, end, "***"))
+        return found.end()
+
+    def _adjacent(self, text, match, edits):
+        """Handle a credential word followed by a token: ``token 9f8e...``, ``Bearer x``."""
+        at = match.end()
+        if text.startswith(("'", '"', "`"), at):
+            at += 1
+        found = self.cred.match(text, at)
+        if found is None:
+            return at
+        value = found.group()
+        word = match.string[match.start():match.start("adj")]
+        if word == "bearer":
+            secret = "***" not in value and (len(value) >= 20 or any(c.isdigit() for c in value))
+        else:
+            secret = word in _ADJACENT_WORDS and not self.token_start.match(value) \
+                and self.random_looking(value, hex_ok=word != "key")
+        if secret:
+            edits.append((found.start(), found.end(), "***"))
+        return found.end()
+
+    def _authorization(self, text, at, edits):
+        """Mask an Authorization header's credentials, keeping the scheme word."""
+        while text.startswith((" ", "\t"), at):
+            at += 1
+        quote = text[at] if text.startswith(('"', "'"), at) else ""
+        at += len(quote)
+        scheme = self.scheme.match(text, at)
+        word = scheme.group(1).lower() if scheme else ""
+        if word in _AUTH_PARAM_SCHEMES:
+            found = (self.quoted_rest if quote == '"' else self.squoted_rest if quote else
+                     self.line_rest).match(text, scheme.end())
+        else:
+            if word not in _AUTH_SCHEMES:
+                scheme = None
+            found = self.cred.match(text, scheme.end() if scheme else at)
+        if found is None:
+            return at
+        value = found.group().rstrip()
+        if "***" not in value and value.lower() not in _PLACEHOLDERS and (
+                scheme or not self.plain_words.fullmatch(value)):
+            edits.append((found.start(), found.start() + len(value), "***"))
+        return found.end()
+
+    def _cookies(self, text, at, edits):
+        """Mask every cookie value of a Cookie or Set-Cookie header."""
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        for pair in self.cookie_pair.finditer(text, at, min(end, at + 8192)):
+            value = pair.group(2).strip()
+            if pair.group(1).lower() not in _COOKIE_ATTRIBUTES and value and "***" not in value \
+                    and not self.token_start.match(value):
+                edits.append((pair.start(2), pair.start(2) + len(pair.group(2).rstrip()), "***"))
+        return end
 
 
 def _utf8_ok(text):
@@ -2427,27 +3074,50 @@ def _utf8_ok(text):
         return False
 
 
+def _remember_secrets(settings, environ):
+    """Register the configured secrets' values, to be masked whatever their shape.
+
+    They are the values of every ``*_env`` variable the configuration names
+    (provider keys, the SMTP password, the webhook secret), the built-in
+    providers' ``<NAME>_API_KEY`` and the passed-through variables whose
+    names look secret.
+    """
+    global _KNOWN_SECRETS
+    names = [f"{provider.upper()}_API_KEY" for provider in _PROVIDER_URLS]
+    for entry in (settings.get("providers") or {}).values():
+        if isinstance(entry, dict):
+            names += [entry.get("api_key_env")] + list(entry.get("api_key_envs") or ())
+    names += [(settings.get("smtp") or {}).get("password_env"), settings.get("webhook_secret_env")]
+    redactor = _redactor()
+    names += [n for n in settings.get("script_env_passthrough") or () if isinstance(n, str)
+              and redactor.kind(n) >= 2]
+    values = set(_KNOWN_SECRETS)
+    for name in names:
+        value = environ.get(name) if isinstance(name, str) else None
+        if isinstance(value, str) and len(value.strip()) >= _KNOWN_MIN:
+            values.add(value.strip())
+    if len(values) > len(_KNOWN_SECRETS):
+        _KNOWN_SECRETS = tuple(sorted(values, key=len, reverse=True))
+
+
+def _redactor():
+    global _REDACTOR
+    if _REDACTOR is None:
+        _REDACTOR = _Redactor()
+    return _REDACTOR
+
+
 def redact(text):
     """Return *text* with secrets masked (API keys, tokens, passwords, private keys).
 
-    A masked secret keeps at most its recognizable prefix (``sk-ant-***``,
-    ``ghp_***``, ``Bearer ***``).  Non-text input is returned unchanged.
+    A masked secret keeps at most a short, non-secret hint of its prefix
+    (``sk-ant-***``, ``ghp_***``, ``Bearer ***``).  Values of the configured
+    secrets are masked wherever they appear.  Non-text input is returned
+    unchanged.
     """
-    global _REDACTORS
     if not isinstance(text, str) or not text:
         return text
-    if _REDACTORS is None:
-        import re
-
-        _REDACTORS = [(re.compile(p), keep, mask) for p, keep, mask in _REDACT_RULES]
-    for pattern, keep, mask in _REDACTORS:
-        if keep is None:
-            text = pattern.sub(mask, text)
-        elif len(keep) == 1:
-            text = pattern.sub(lambda m, k=keep[0]: m.group(k) + mask, text)
-        else:
-            text = pattern.sub(lambda m, k=keep: m.group(k[0]) + mask + m.group(k[1]), text)
-    return text
+    return _redactor().redact(text)
 
 
 # --- 10.2 Prompt scanning -----------------------------------------------------
@@ -5443,6 +6113,7 @@ def _tick_settings(home, report):
     except InvalidInputError:
         home._settings, home.config_warnings, home._bad_config = _load_config(
             home.path, home.environ, tolerant=True)
+        _remember_secrets(home._settings, home.environ)
         report["config_error"] = "; ".join(dict.fromkeys(home._bad_config.values()))
 
 
@@ -7351,6 +8022,7 @@ class CronHome:
         """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
         if self._settings is None:
             self._settings, self.config_warnings, _ = _load_config(self.path, self.environ)
+            _remember_secrets(self._settings, self.environ)
         return self._settings
 
     def now(self):
