@@ -1927,11 +1927,36 @@ def _job_label(job):
     return f"{job.get('id')} ({name})" if name else str(job.get("id"))
 
 
+_MIN_ID_PREFIX = 4  # git's shortest abbreviation: fewer characters match too much
+
+
+def _by_prefix(ref, ids, what):
+    """Return the id in *ids* equal to *ref* or, failing that, the one it is a prefix of.
+
+    A prefix needs at least ``_MIN_ID_PREFIX`` characters (case does not
+    matter: ids are lowercase hex).  Returns None when nothing matches;
+    raises ``InvalidInputError`` naming the candidates when several do.
+    """
+    ids = [i for i in ids if isinstance(i, str)]
+    prefix = ref.strip().lower() if isinstance(ref, str) else ""
+    if prefix in ids:
+        return prefix
+    if len(prefix) < _MIN_ID_PREFIX:
+        return None
+    found = sorted({i for i in ids if i.lower().startswith(prefix)})
+    if len(found) > 1:
+        shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+        raise InvalidInputError(f"{what} prefix is ambiguous; it matches {len(found)} "
+                                f"({shown})", ref, f"type more characters of the {what}")
+    return found[0] if found else None
+
+
 def _find_job(jobs, ref):
-    """Return the job whose id is *ref*, else the one whose name matches it.
+    """Return the job whose id is *ref*, else the one whose name matches it, else the
+    one whose id starts with it (4+ characters, as git abbreviates).
 
     Raises ``JobNotFoundError`` when none does, ``InvalidInputError`` when
-    several names match.
+    several names or ids match.
     """
     if not isinstance(ref, str) or not ref.strip():
         raise InvalidInputError("job reference is empty", ref, "pass a job id or name")
@@ -1948,6 +1973,9 @@ def _find_job(jobs, ref):
         ids = ", ".join(str(j.get("id")) for j in named)
         raise InvalidInputError(f"job name is ambiguous; it matches {len(named)} jobs ({ids})",
                                 ref, "use the job id instead")
+    job_id = _by_prefix(ref, [j.get("id") for j in records], "job id")
+    if job_id is not None:
+        return next(j for j in records if j.get("id") == job_id)
     raise JobNotFoundError("no job with that id or name", ref,
                            "run 'python -m hermes_cron list --all' to see the jobs")
 
@@ -8462,7 +8490,7 @@ class CronHome:
     def ack_incident(self, iid):
         """Close an incident for good: the same error stops alerting (returns the row)."""
         _check_not_in_job(self, "incidents ack")
-        row = self._incidents.ack(iid, self.now())
+        row = self._incidents.ack(self._incident_id(iid), self.now())
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
                                    "list them with 'python -m hermes_cron incidents'")
@@ -8474,11 +8502,16 @@ class CronHome:
         Idempotent: an incident that is not closed is returned unchanged.
         """
         _check_not_in_job(self, "incidents reopen")
-        row = self._incidents.reopen(iid)
+        row = self._incidents.reopen(self._incident_id(iid))
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
                                    "list them with 'python -m hermes_cron incidents --all'")
         return row
+
+    def _incident_id(self, ref):
+        """The id of the incident *ref* names in full or by a unique prefix (else *ref*)."""
+        return _by_prefix(ref, [row["id"] for row in self._incidents.list(None, None)],
+                          "incident id") or ref
 
     def deliveries(self, status=None, limit=100):
         """Return delivery queue rows (the table's columns), newest first (reads only)."""
@@ -8514,7 +8547,9 @@ class CronHome:
         """Return the text of a job's latest run document (or the one of *execution_id*)."""
         docs = self.outputs(ref)
         if execution_id is not None:
-            docs = [d for d in docs if d["execution_id"] == execution_id]
+            wanted = _by_prefix(execution_id, [d["execution_id"] for d in docs],
+                                "execution id") or execution_id
+            docs = [d for d in docs if d["execution_id"] == wanted]
         if not docs:
             raise JobNotFoundError("no run document" + (" for that execution" if execution_id
                                                         else " for this job yet"),
@@ -9032,7 +9067,8 @@ def _parser():
 
     class Parser(argparse.ArgumentParser):
         def error(self, message):
-            raise InvalidInputError(message, None, f"see '{self.prog} --help'")
+            raise _choice_error(message) or InvalidInputError(message, None,
+                                                              f"see '{self.prog} --help'")
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--home", default=argparse.SUPPRESS, metavar="DIR",
@@ -9180,10 +9216,36 @@ def _parser():
     return top
 
 
+def _choice_error(message):
+    """argparse's "invalid choice" *message* as an error suggesting the closest choices.
+
+    The choices are read back from the message, which quotes them or not
+    depending on the Python version; ours are plain words either way.
+    """
+    import difflib
+    import re
+
+    match = re.search(r"argument (\S+): invalid choice: (['\"])(.*?)\2.*?\(choose from (.*)\)",
+                      message)
+    if not match:
+        return None
+    name, word = match.group(1), match.group(3)
+    choices = [c.strip("'\"") for c in match.group(4).split(", ")]
+    close = difflib.get_close_matches(word, choices, n=3)
+    if close:
+        fix = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    elif name == "COMMAND":
+        fix = "see 'python -m hermes_cron --help' for the commands"
+    else:
+        fix = "use one of " + ", ".join(choices)
+    what = "unknown command" if name == "COMMAND" else f"unknown {name.lower()}"
+    return InvalidInputError(what, word, fix)
+
+
 def main(argv=None):
     """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = None
+    args, code = None, EXIT_OK
     for stream in (sys.stdout, sys.stderr):  # undecodable input must not crash the printing
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -9206,9 +9268,9 @@ def main(argv=None):
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # python -m hermes_cron list | head
+    except BrokenPipeError:  # python -m hermes_cron list | head: the reader has what it wants
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FAILURE
+        return code  # the command's own verdict if it got that far (doctor's findings)
     except OSError as exc:  # e.g. a lock file on a read-only home: name it, no traceback
         path = exc.filename or getattr(args, "home", None) or _home_path(os.environ)
         print(f"{_PROG}: error: {_as_storage_error(exc, os.fspath(path))}", file=sys.stderr)
@@ -9259,14 +9321,6 @@ def _print_json(value):
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def _table(rows):
-    """Print rows of strings as left-aligned columns, control characters escaped."""
-    rows = [[_printable(cell) for cell in row] for row in rows]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-
-
 def _warn_config(home):
     for warning in home.config_warnings:
         print(f"{_PROG}: warning: {_printable(warning)}", file=sys.stderr)
@@ -9280,18 +9334,95 @@ def _cmd_list(home, args):
     if not jobs:
         print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' 'Summarise the news'")
         return
-    rows = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")]
-    for job in jobs:
-        last = job.get("last_status") or "-"
-        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-        rows.append((str(job.get("id")), _cell(job.get("name")),
-                     _cell(job.get("schedule_display") or schedule.get("display")),
-                     _job_state(job), str(job.get("next_run_at") or "-"), str(last)))
-    _table(rows)
+    _print_job_list(home, jobs)
 
 
-def _cell(value, width=40):
-    return _one_line(value, width) if value is not None else "-"
+# The width each 'list' column is sure of: with two spaces between them, 100 in all.
+# NAME and SCHEDULE may grow into room the others leave.
+_LIST_WIDTH = 100
+_LIST_COLUMNS = (12, 14, 24, 9, 16, 15)
+
+
+def _fit(text, width):
+    """*text* cut to *width* characters with "..."."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _print_job_list(home, jobs):
+    """Print *jobs* as ``list`` does: soonest next run first, at most 100 columns.
+
+    Times are minutes on the clock the schedule reads on (the job's zone, or
+    its ``CRON_TZ=``); a paused job's reason goes on the line below it.
+    """
+    def due(job):
+        when = _parse_stored(job.get("next_run_at")) if _job_state(job) == "scheduled" else None
+        return (0, when.timestamp()) if when else (1, 0)
+
+    rows, reasons = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")], []
+    for job in sorted(jobs, key=due):
+        zone = _list_zone(home, job)
+        state = _job_state(job)
+        rows.append((job.get("id"), job.get("name") or "-", _friendly_schedule(job, zone),
+                     state, state == "scheduled" and _wall_minute(job.get("next_run_at"), zone)
+                     or "-", job.get("last_status") or "-"))
+        reasons.append(job.get("paused_reason") or _DEFAULT_PAUSE_REASON
+                       if state == "paused" else None)
+    rows = [[_printable(" ".join(str(cell).split())) for cell in row] for row in rows]
+    natural = [max(len(row[i]) for row in rows) for i in range(len(_LIST_COLUMNS))]
+    widths = [min(n, w) for n, w in zip(natural, _LIST_COLUMNS)]
+    spare = _LIST_WIDTH - sum(widths) - 2 * (len(widths) - 1)
+    for i in (1, 2):
+        grow = min(natural[i] - widths[i], spare)
+        widths[i], spare = widths[i] + grow, spare - grow
+    indent = " " * (widths[0] + 2)  # under NAME
+    for row, reason in zip(rows, [None] + reasons):
+        print("  ".join(_fit(cell, w).ljust(w) for cell, w in zip(row, widths)).rstrip())
+        if reason:
+            reason = _printable(" ".join(f"paused: {reason}".split()))
+            print(indent + _fit(reason, _LIST_WIDTH - len(indent)))
+
+
+def _list_zone(home, job):
+    """The zone a job's schedule reads in: its ``CRON_TZ=`` prefix, else the job's."""
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    if schedule.get("kind") == "cron" and isinstance(schedule.get("expr"), str):
+        try:
+            prefix = _cron(schedule["expr"]).tz
+            if prefix:
+                return _zone(prefix)
+        except HermesCronError:
+            pass  # an unparseable stored schedule: 'doctor' names it
+    return _safe_zone(home, job)
+
+
+def _friendly_schedule(job, zone):
+    """A job's schedule in words for ``list``: ``every 1h`` for upstream's stored
+    ``every 60m``, a one-shot's time in *zone*; else the stored display."""
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    minutes = schedule.get("minutes")
+    if schedule.get("kind") == "interval" and type(minutes) is int and minutes > 0:
+        for unit, size in (("d", 1440), ("h", 60), ("m", 1)):
+            if minutes % size == 0:
+                return f"every {minutes // size}{unit}"
+    when = _wall_minute(schedule.get("run_at"), zone) if schedule.get("kind") == "once" else None
+    if when is not None:
+        return f"once at {when}"
+    return job.get("schedule_display") or schedule.get("display") or "-"
+
+
+def _wall_minute(value, zone):
+    """A stored ISO time as ``YYYY-MM-DD HH:MM`` in *zone*, or None if it is not one.
+
+    At the ends of the calendar, where *zone* cannot hold it, in its own offset.
+    """
+    when = _parse_stored(value)
+    if when is None:
+        return None
+    try:
+        when = _in_zone(when, zone)
+    except InvalidInputError:
+        pass
+    return when.strftime("%Y-%m-%d %H:%M")
 
 
 def _job_fields_from(args, editing):
@@ -9580,13 +9711,23 @@ def _cmd_runs(home, args):
         print("No executions recorded.")
         return
     zone = _safe_zone(home, None)
+    names = _job_names(home)
     for row in rows:
         claimed = _parse_stored(row["claimed_at"])
         when = _iso(claimed.astimezone(zone)) if claimed else row["claimed_at"]
+        took = _run_duration(row)
         print(_printable(f"{row['id']} {row['status']} job={row['job_id']} "
-                         f"source={row['source']} {when}"))
+                         f"source={row['source']} {when}"
+                         + (f" took {took:g} s" if took is not None else "")
+                         + names.get(row["job_id"], "")))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")
+
+
+def _job_names(home):
+    """`` name=NAME`` of each named job by id, for lines that show a job id."""
+    return {job.get("id"): f" name={' '.join(job['name'].split())}" for job in home.jobs()
+            if isinstance(job.get("name"), str) and job["name"].strip()}
 
 
 def _cmd_status(home, args):
@@ -9679,7 +9820,26 @@ def _cmd_output(home, args):
 
 
 def _cmd_export(home, args):
-    sys.stdout.write(home.export(args.engine, args.jobs, args.tick, image=args.image))
+    text = home.export(args.engine, args.jobs, args.tick, image=args.image)
+    if args.json:
+        _print_json(_export_json(args.engine, text))
+    else:
+        sys.stdout.write(text)
+
+
+def _export_json(engine, text):
+    """``export --json``: Kubernetes' manifest and the jobs file as they are; crontab's
+    lines; systemd's units by file name (``{"hermes-cron.service": "[Unit]..."}``)."""
+    import json
+    import re
+
+    if engine in ("kubernetes", "jobs"):
+        return json.loads(text)
+    if engine == "crontab":
+        return {"engine": engine, "lines": text.splitlines()}
+    parts = re.split(r"^# (\S+)\n", text, flags=re.M)[1:]  # each unit opens "# NAME"
+    return {"engine": engine, "units": {name: body.rstrip("\n") + "\n"
+                                        for name, body in zip(parts[::2], parts[1::2])}}
 
 
 def _read_jobs_file(path):
@@ -9763,10 +9923,12 @@ def _cmd_incidents(home, args):
         print("No incidents recorded." + (f" (state {args.state})" if args.state else "")
               if args.all or args.state else "No open incidents (see 'incidents --all').")
     zone = _safe_zone(home, None)
+    names = _job_names(home)
     for row in rows:
         seen = [_parse_stored(row[k]) for k in ("first_seen_at", "last_seen_at")]
         first, last = (_iso(d.astimezone(zone)) if d else "-" for d in seen)
-        print(_printable(f"{row['id']}  {row['state']}  job={row['job_id']}  "
+        print(_printable(f"{row['id']}  {row['state']}  job={row['job_id']}"
+                         f"{names.get(row['job_id'], '')}  "
                          f"type={row['failure_type']}  generation={row['generation']}"))
         print(f"    seen   {first} .. {last}")
         print(f"    error  {_printable(_error_summary(row['error'], 160))}")
@@ -9781,7 +9943,7 @@ def _cmd_deliveries(home, args):
 
     rows = home.deliveries(args.status, args.limit)
     if args.json:
-        _print_json(rows)
+        _print_json([_delivery_json(row) for row in rows])
         return
     if not rows:
         print("No deliveries recorded.")
@@ -9797,6 +9959,23 @@ def _cmd_deliveries(home, args):
                          f"targets={job.get('deliver')}{kind} {row['created_at']}{tries}"))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")
+
+
+def _delivery_json(row):
+    """A delivery row for ``--json``: ``job_json`` decoded, plus ``job_id`` and ``targets``.
+
+    A snapshot that does not decode (a damaged row) stays the stored text.
+    """
+    import json
+
+    try:
+        job = json.loads(row["job_json"])
+    except (TypeError, ValueError):
+        job = None
+    if not isinstance(job, dict):
+        return dict(row, job_id=None, targets=[])
+    deliver = job.get("deliver") if isinstance(job.get("deliver"), str) else "local"
+    return dict(row, job_json=job, job_id=job.get("id"), targets=_split_targets(deliver))
 
 
 def _cmd_prompt(home, args):
@@ -9821,10 +10000,17 @@ def _cmd_notepad(home, args):
     job_id = home.job(args.job)["id"]
     if action == "set":
         home.set_note(job_id, key, value)
-        print(f"Set notepad key '{key}' for job {job_id}.")
+        if args.json:
+            _print_json(dict({"job_id": job_id},
+                             **next(n for n in home.notepad(job_id) if n["key"] == key)))
+        else:
+            print(f"Set notepad key '{key}' for job {job_id}.")
     elif action == "delete":
         home.delete_note(job_id, key)
-        print(f"Deleted notepad key '{key}' for job {job_id}.")
+        if args.json:
+            _print_json({"job_id": job_id, "key": key, "deleted": True})
+        else:
+            print(f"Deleted notepad key '{key}' for job {job_id}.")
     elif action == "get":
         value = home.get_note(job_id, key)
         if args.json:

@@ -3502,7 +3502,7 @@ def test_incidents_cli(cli, home, clock, flaky):
     iid = home.incidents()[0]["id"]
     rc, out, _ = cli("incidents")
     assert rc == 0 and out.splitlines() == [
-        f"{iid}  alerted  job={job['id']}  type=script  generation=1",
+        f"{iid}  alerted  job={job['id']} name=flaky  type=script  generation=1",
         "    seen   2026-03-06T12:05:00+00:00 .. 2026-03-06T12:05:00+00:00",
         "    error  Script exited with code 1: upstream said no",
         f"    output {home.incidents()[0]['output_file']}",
@@ -5748,8 +5748,10 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     manual = home.runs()[0]["id"]
     assert (rc, out) == (0, f"{job_id} {manual} completed\n")
     rc, out, _ = cli("runs", "five")
-    assert out == (f"{manual} completed job={job_id} source=direct 2026-03-06T12:05:00+00:00\n"
-                   f"{eid} completed job={job_id} source=builtin 2026-03-06T12:05:00+00:00\n")
+    assert out == (f"{manual} completed job={job_id} source=direct 2026-03-06T12:05:00+00:00 "
+                   f"took 0 s name=five\n"
+                   f"{eid} completed job={job_id} source=builtin 2026-03-06T12:05:00+00:00 "
+                   f"took 0 s name=five\n")
     rc, out, _ = cli("history", "--json", "--limit", "1")
     assert [r["id"] for r in json.loads(out)] == [manual]
     assert list(json.loads(out)[0]) == LEDGER_COLUMNS
@@ -8151,8 +8153,8 @@ def test_cli_add_list_next_pause_resume_remove(cli, home):
                    f"  next run  2026-03-09T09:30:00+01:00\n")
     rc, out, _ = cli("list")
     assert out.splitlines() == [
-        "ID            NAME    SCHEDULE          STATE      NEXT RUN                   LAST",
-        f"{job_id}  digest  weekdays at 9:30  scheduled  2026-03-09T09:30:00+01:00  -"]
+        "ID            NAME    SCHEDULE          STATE      NEXT RUN          LAST",
+        f"{job_id}  digest  weekdays at 9:30  scheduled  2026-03-09 09:30  -"]
     rc, out, _ = cli("next", "digest", "-n", "2")
     assert out == "2026-03-09T09:30:00+01:00\n2026-03-10T09:30:00+01:00\n"
     rc, out, _ = cli("pause", "DIGEST", "--reason", "holiday")
@@ -8197,7 +8199,8 @@ def test_cli_list_hides_completed_unless_all(cli, home):
     (("add", "@daily", "p", "--tz", "Nowhere"), 2, "hermes_cron: error: tz: unknown time zone"),
     (("add",), 2, "hermes_cron: error: the following arguments are required: SCHEDULE"),
     (("list", "--bogus"), 2, "hermes_cron: error: unrecognized arguments: --bogus"),
-    (("frobnicate",), 2, "hermes_cron: error: argument COMMAND: invalid choice: 'frobnicate'"),
+    (("frobnicate",), 2, "hermes_cron: error: unknown command: 'frobnicate': see "
+                         "'python -m hermes_cron --help' for the commands"),
     (("pause", "ghost"), 3, "hermes_cron: error: no job with that id or name: 'ghost'"),
     (("next", "ghost"), 3, "hermes_cron: error: neither a job id or name nor a schedule: "
                            "'ghost'"),
@@ -10713,6 +10716,225 @@ def test_a_name_may_not_be_another_jobs_id(home):
     with pytest.raises(hc.InvalidInputError):
         home.edit_job(second["id"], name=first["id"])
     assert home.edit_job(first["id"], name=first["id"])["name"] == first["id"]  # its own id
+
+
+# ---- 15. command line: the operator's console (issue 13) ----------------------------
+
+
+def _two_jobs_sharing_a_prefix(home):
+    write_jobs(home, json.dumps({"jobs": [
+        {"id": f"abcd0000000{n}", "name": f"j{n}", "prompt": "p", "enabled": True,
+         "state": "scheduled", "schedule": {"kind": "interval", "minutes": 60,
+                                            "display": "every 60m"},
+         "schedule_display": "every 60m", "next_run_at": "2026-03-06T13:00:00+00:00"}
+        for n in (1, 2)]}))
+
+
+def test_list_fits_100_columns_with_30_jobs(cli, home):
+    long_name = "nightly reconciliation of every ledger we have ever kept"
+    schedules = ["every 1h", "weekdays at 9:30", "in 2 days", "CRON_TZ=America/Los_Angeles "
+                 "*/15 8-18 * * 1-5", "every 90m", "2026-03-08T09:00"]
+    for n in range(30):
+        cli("add", schedules[n % 6], "Summarise " * 40, "--name", f"{long_name} {n}",
+            "--tz", "America/Argentina/Buenos_Aires", *(("--paused", "--reason", "x " * 80)
+                                                         if n % 5 == 0 else ()))
+    rc, out, err = cli("list")
+    lines = out.splitlines()
+    assert rc == 0 and err == "" and len(lines) == 1 + 30 + 6  # six pause reasons
+    assert max(len(line) for line in lines) == 100
+    # NAME takes the room the other columns leave; SCHEDULE keeps its 24.
+    assert lines[0] == ("ID            NAME                       SCHEDULE                  "
+                        "STATE      NEXT RUN          LAST")
+    assert [line[14:39] for line in lines[1:3]] == ["nightly reconciliation...",
+                                                    "nightly reconciliation..."]
+    # A CRON_TZ job's next run reads on its CRON_TZ clock, not the job's zone.
+    assert [line[41:] for line in lines if "CRON_TZ" in line][0] == \
+        "CRON_TZ=America/Los_A...  scheduled  2026-03-06 08:00  -"
+    assert lines[-1] == " " * 14 + "paused: " + "x " * 37 + "x..."
+
+
+def test_list_sorts_by_next_run_shows_friendly_schedules_and_pause_reasons(cli, home):
+    cli("add", "every 60m", "p", "--name", "hourly")
+    cli("add", "every 1440m", "p", "--name", "daily", "--paused", "--reason", "holiday")
+    cli("add", "every 90m", "p", "--name", "ninety")
+    cli("add", "in 2 days", "p", "--name", "soon", "--tz", "Asia/Tokyo")
+    cli("add", "every 150m", "p", "--name", "odd", "--paused")
+    cli("add", "30 9 * * *", "p", "--name", "x" * 40)
+    ids = {job["name"]: job["id"] for job in home.jobs()}
+    rc, out, _ = cli("list")
+    assert out.splitlines() == [
+        "ID            NAME                       SCHEDULE                  "
+        "STATE      NEXT RUN          LAST",
+        f"{ids['hourly']}  hourly                     every 1h                  "
+        f"scheduled  2026-03-06 13:00  -",
+        f"{ids['ninety']}  ninety                     every 90m                 "
+        f"scheduled  2026-03-06 13:30  -",
+        f"{ids['x' * 40]}  {'x' * 22}...  30 9 * * *                "
+        f"scheduled  2026-03-07 09:30  -",
+        f"{ids['soon']}  soon                       once at 2026-03-08 21:00  "
+        f"scheduled  2026-03-08 21:00  -",
+        f"{ids['daily']}  daily                      every 1d                  "
+        f"paused     -                 -",
+        "              paused: holiday",
+        f"{ids['odd']}  odd                        every 150m                "
+        f"paused     -                 -",
+        "              paused: paused by operator"]
+    # The stored display stays upstream's; only 'list' words it.
+    stored = {j["name"]: j["schedule_display"] for j in json.loads(jobs_bytes(home))["jobs"]}
+    assert (stored["hourly"], stored["daily"], stored["soon"]) == ("every 60m", "every 1440m",
+                                                                   "once in 2 days")
+    assert [j["name"] for j in json.loads(cli("list", "--json")[1])][:2] == ["hourly", "daily"]
+
+
+def test_list_survives_a_hand_edited_store(cli, home):
+    write_jobs(home, json.dumps({"jobs": [
+        {"id": "0123456789abcdef", "name": "\x1b[31mred\nline", "prompt": "p",
+         "schedule": {"kind": "once", "run_at": "9999-12-31T23:59:00-14:00", "display": "?"},
+         "next_run_at": "not a time", "last_status": "weird_status_from_the_future"},
+        {"id": "a1", "schedule": {"kind": "interval", "minutes": "60"}, "schedule_display": None,
+         "next_run_at": "9999-12-31T23:30:00+00:00", "tz": "Nowhere/Else"}]}))
+    rc, out, err = cli("list")
+    # The one-shot's time cannot be shown in UTC (year 10000): it keeps its own offset.
+    assert (rc, err) == (0, "") and out.splitlines() == [
+        "ID            NAME            SCHEDULE                  STATE      NEXT RUN          LAST",
+        "a1            -               -                         scheduled  9999-12-31 23:30  -",
+        r"012345678...  \x1b[31mred...  once at 9999-12-31 23:59  scheduled  -                 "
+        "weird_status..."]
+
+
+def test_job_and_execution_ids_take_a_unique_prefix(cli, home, clock, tmp_path):
+    job = home.add_job("@daily", "", script=script(tmp_path, "hi.sh", "echo hi\n"),
+                       no_agent=True, name="hi")
+    assert cli("show", job["id"][:4].upper())[1].startswith(f"job        {job['id']} (hi)")
+    assert cli("run", job["id"][:6])[0] == 0
+    eid = home.runs()[0]["id"]
+    rc, out, _ = cli("output", job["id"][:5], "--run", eid[:4])
+    assert rc == 0 and f"**Execution:** {eid}" in out
+    rc, out, err = cli("output", "hi", "--run", eid[:3])  # too short to be a prefix
+    assert (rc, err) == (3, f"hermes_cron: error: no run document for that execution: "
+                            f"'{eid[:3]}': see 'runs JOB' for its executions\n")
+    assert cli("pause", job["id"][:3])[0] == 3
+
+
+def test_an_ambiguous_id_prefix_names_the_candidates_and_changes_nothing(cli, home):
+    _two_jobs_sharing_a_prefix(home)
+    before = jobs_bytes(home)
+    rc, out, err = cli("pause", "ABCD")
+    assert (rc, out) == (2, "") and err == (
+        "hermes_cron: error: job id prefix is ambiguous; it matches 2 (abcd00000001, "
+        "abcd00000002): 'ABCD': type more characters of the job id\n")
+    assert jobs_bytes(home) == before
+    assert cli("pause", "abcd00000002")[0] == 0 and home.job("abcd00000001")["name"] == "j1"
+    assert cli("runs", "abcd0000000")[0] == 2
+    assert json.loads(cli("show", "abcd00000001", "--json")[1])["job"]["name"] == "j1"
+
+
+def test_incident_ids_take_a_unique_prefix(cli, home, clock, flaky):
+    job, flag, alerts = flaky
+    clock.advance(minutes=5)
+    home.tick()
+    iid = home.incidents()[0]["id"]
+    rc, out, _ = cli("incidents", "ack", iid[:9])
+    assert rc == 0 and out.startswith(f"Incident {iid} closed")
+    assert cli("incidents", "reopen", iid[:4])[1].startswith(f"Incident {iid} is open")
+
+
+def test_runs_show_job_names_and_durations(cli, home, clock):
+    def slow(prompt, job):
+        clock.advance(seconds=92.5)
+        return "done"
+
+    with hc.CronHome(home.path, clock=clock, environ=home.environ, runner=slow) as runner_home:
+        job = runner_home.add_job("@daily", "p", name="Daily digest")
+        row = runner_home.run_job(job["id"])
+        runner_home.remove_job(job["id"])
+        other = runner_home.add_job("@daily", "p")  # named after its prompt
+        runner_home.run_job(other["id"])
+    rc, out, _ = cli("runs")
+    assert out.splitlines() == [
+        f"{home.runs()[0]['id']} completed job={other['id']} source=direct "
+        f"2026-03-06T12:01:32+00:00 took 92.5 s name=p",
+        f"{row['id']} completed job={job['id']} source=direct 2026-03-06T12:00:00+00:00 "
+        f"took 92.5 s"]  # removed: no name to show
+
+
+def test_a_mistyped_command_gets_a_suggestion(cli, home):
+    assert cli("lsit") == (2, "", "hermes_cron: error: unknown command: 'lsit': did you mean "
+                                  "'list'?\n")
+    assert cli("rn", "x")[2] == ("hermes_cron: error: unknown command: 'rn': did you mean 'run' "
+                                 "or 'runs'?\n")
+    assert cli("incidents", "akc")[2] == ("hermes_cron: error: unknown action: 'akc': did you "
+                                          "mean 'ack'?\n")
+    assert cli("export", "nomad")[2] == ("hermes_cron: error: unknown engine: 'nomad': use one "
+                                         "of crontab, systemd, kubernetes, jobs\n")
+    assert not os.path.exists(home.path)
+
+
+def test_choice_errors_read_every_python_s_message():
+    for message in ("argument COMMAND: invalid choice: 'lsit' (choose from 'list', 'add')",
+                    "argument COMMAND: invalid choice: 'lsit' (choose from list, add)",
+                    "argument COMMAND: invalid choice: 'lsit', maybe you meant 'list'? "
+                    "(choose from list, add)"):
+        assert str(hc._choice_error(message)) == "unknown command: 'lsit': did you mean 'list'?"
+    assert hc._choice_error("unrecognized arguments: --bogus") is None
+
+
+def test_json_everywhere_it_is_accepted(cli, home, tmp_path):
+    job = home.add_job("30 9 * * *", "p", name="j")
+    rc, out, _ = cli("export", "crontab", "--json")
+    lines = json.loads(out)["lines"]
+    assert rc == 0 and len(lines) == 1 and lines[0].startswith("* * * * * cd ")
+    units = json.loads(cli("export", "systemd", "j", "--json")[1])
+    assert units["engine"] == "systemd" and list(units["units"]) == [
+        f"hermes-cron-{job['id']}.service", f"hermes-cron-{job['id']}.timer"]
+    assert units["units"][f"hermes-cron-{job['id']}.timer"].startswith(
+        "[Unit]\nDescription=hermes_cron job j (timer)\n")
+    assert units["units"][f"hermes-cron-{job['id']}.timer"].endswith(
+        "WantedBy=timers.target\n")
+    assert "".join(f"# {name}\n{text}\n" for name, text in units["units"].items()) == \
+        home.export("systemd", ["j"]) + "\n"
+    assert json.loads(cli("export", "kubernetes", "j", "--json")[1]) == \
+        json.loads(home.export("kubernetes", ["j"]))
+    assert json.loads(cli("export", "jobs", "--json")[1]) == json.loads(home.export("jobs"))
+    assert json.loads(cli("notepad", "j", "set", "k", "v", "--json")[1]) == {
+        "job_id": job["id"], "key": "k", "value": "v", "updated_at": "2026-03-06T12:00:00+00:00"}
+    assert json.loads(cli("--json", "notepad", "j", "delete", "k")[1]) == {
+        "job_id": job["id"], "key": "k", "deleted": True}
+
+
+def test_deliveries_json_rows_carry_the_job_id_and_decoded_fields(cli, home, tmp_path):
+    out_file = tmp_path / "out.txt"
+    job = home.add_job("@daily", "", script=script(tmp_path, "hi.sh", "echo hi\n"),
+                       no_agent=True, name="hi", deliver=f"stdout,file:{out_file}")
+    assert cli("run", "hi")[0] == 0
+    rows = json.loads(cli("deliveries", "--json")[1])
+    assert len(rows) == 1 and rows[0]["job_id"] == job["id"]
+    assert rows[0]["job_json"] == {"id": job["id"], "name": "hi",
+                                   "deliver": f"stdout,file:{out_file}"}
+    assert rows[0]["targets"] == ["stdout", f"file:{out_file}"]
+    assert rows[0]["status"] == "delivered"
+    with sqlite3.connect(os.path.join(home.path, "deliveries.db")) as db:
+        db.execute("UPDATE deliveries SET job_json='{broken'")
+    db.close()
+    row = json.loads(cli("deliveries", "--json")[1])[0]
+    assert (row["job_json"], row["job_id"], row["targets"]) == ("{broken", None, [])
+
+
+@pytest.mark.slow
+def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
+    env = dict(env, HERMES_CRON_HOME=str(tmp_path / "cron"),
+               HERMES_CRON_NOW="2026-03-06T12:00:00+00:00")
+    os.makedirs(env["HERMES_CRON_HOME"])
+    jobs = [{"id": f"{n:012x}", "name": f"job {n}", "prompt": "p",
+             "schedule": {"kind": "interval", "minutes": 60, "display": "every 60m"},
+             "next_run_at": "2026-03-06T13:00:00+00:00"} for n in range(3000)]
+    with open(os.path.join(env["HERMES_CRON_HOME"], "jobs.json"), "w") as f:
+        json.dump({"jobs": jobs}, f)
+    r = subprocess.run(["bash", "-c", f"'{sys.executable}' -m hermes_cron list | head -1; "
+                                      f"echo \"rc=${{PIPESTATUS[0]}}\""],
+                       cwd=HERE, env=env, capture_output=True, text=True, timeout=60)
+    assert (r.stdout.splitlines(), r.stderr) == ([
+        "ID            NAME      SCHEDULE  STATE      NEXT RUN          LAST", "rc=0"], "")
 
 
 # ---- slow peers and the processes a run leaves behind -------------------------------
