@@ -2022,6 +2022,36 @@ def _checked_schedule(schedule, job):
     return schedule
 
 
+def _friendly_schedule(job, zone):
+    """A job's schedule in words for ``list``: ``every 1h`` for upstream's stored
+    ``every 60m``, a one-shot's time in *zone*; else the stored display."""
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    minutes = schedule.get("minutes")
+    if schedule.get("kind") == "interval" and type(minutes) is int and minutes > 0:
+        for unit, size in (("d", 1440), ("h", 60), ("m", 1)):
+            if minutes % size == 0:
+                return f"every {minutes // size}{unit}"
+    when = _wall_minute(schedule.get("run_at"), zone) if schedule.get("kind") == "once" else None
+    if when is not None:
+        return f"once at {when}"
+    return job.get("schedule_display") or schedule.get("display") or "-"
+
+
+def _wall_minute(value, zone):
+    """A stored ISO time as ``YYYY-MM-DD HH:MM`` in *zone*, or None if it is not one.
+
+    At the ends of the calendar, where *zone* cannot hold it, in its own offset.
+    """
+    when = _parse_stored(value)
+    if when is None:
+        return None
+    try:
+        when = _in_zone(when, zone)
+    except InvalidInputError:
+        pass
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
 def _upstream_gaps(job, home_path):
     """Why an upstream Hermes ticker could not run *job* as hermes_cron does.
 
@@ -7809,7 +7839,7 @@ def _job_view(home, ref):
         "state": state,
         "paused_reason": (job.get("paused_reason") or _DEFAULT_PAUSE_REASON)
         if state == "paused" else None,
-        "schedule": job.get("schedule_display") or schedule.get("display"),
+        "schedule": _friendly_schedule(job, _safe_zone(home, job)),
         "expression": expr,
         "zone": zone,
         "next_runs": upcoming,
@@ -8731,10 +8761,9 @@ def _status_page(home):
     jobs, names = [], {}
     for job in home.jobs():
         names[job.get("id")] = job.get("name")
-        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
         jobs.append((
             f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
-            _h(job.get("schedule_display") or schedule.get("display")), _h(_job_state(job)),
+            _h(_friendly_schedule(job, _safe_zone(home, job))), _h(_job_state(job)),
             _when_html(job.get("next_run_at")), _when_html(job.get("last_run_at")),
             _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0)))
     counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
@@ -9393,36 +9422,6 @@ def _list_zone(home, job):
         except HermesCronError:
             pass  # an unparseable stored schedule: 'doctor' names it
     return _safe_zone(home, job)
-
-
-def _friendly_schedule(job, zone):
-    """A job's schedule in words for ``list``: ``every 1h`` for upstream's stored
-    ``every 60m``, a one-shot's time in *zone*; else the stored display."""
-    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-    minutes = schedule.get("minutes")
-    if schedule.get("kind") == "interval" and type(minutes) is int and minutes > 0:
-        for unit, size in (("d", 1440), ("h", 60), ("m", 1)):
-            if minutes % size == 0:
-                return f"every {minutes // size}{unit}"
-    when = _wall_minute(schedule.get("run_at"), zone) if schedule.get("kind") == "once" else None
-    if when is not None:
-        return f"once at {when}"
-    return job.get("schedule_display") or schedule.get("display") or "-"
-
-
-def _wall_minute(value, zone):
-    """A stored ISO time as ``YYYY-MM-DD HH:MM`` in *zone*, or None if it is not one.
-
-    At the ends of the calendar, where *zone* cannot hold it, in its own offset.
-    """
-    when = _parse_stored(value)
-    if when is None:
-        return None
-    try:
-        when = _in_zone(when, zone)
-    except InvalidInputError:
-        pass
-    return when.strftime("%Y-%m-%d %H:%M")
 
 
 def _job_fields_from(args, editing):

@@ -10839,6 +10839,14 @@ def test_incident_ids_take_a_unique_prefix(cli, home, clock, flaky):
     assert cli("incidents", "reopen", iid[:4])[1].startswith(f"Incident {iid} is open")
 
 
+def test_show_and_the_status_site_use_lists_friendly_schedules(cli, home, clock):
+    job = home.add_job("every 1440m", "Daily digest.", name="daily")
+    assert home.job("daily")["schedule_display"] == "every 1440m"  # stored as upstream writes it
+    assert hc._job_view(home, job["id"])["schedule"] == "every 1d"
+    assert "schedule   every 1d  (UTC)" in cli("show", "daily")[1]
+    assert "<td>every 1d</td>" in hc._status_page(home)
+
+
 def test_runs_show_job_names_and_durations(cli, home, clock):
     def slow(prompt, job):
         clock.advance(seconds=92.5)
