@@ -39,14 +39,15 @@ on the first write, never by a command that only reads.
 
 Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
 
-     1. Imports                     9. Job store
-     2. Constants                  10. Redaction and prompt scanning
-     3. Exceptions                 11. SQLite stores
-     4. Time, zones and files      12. Running a job
-     5. Cron expressions           13. Tick
-     6. Schedules                  14. Cron home
-     7. Configuration              15. Command line
-     8. Jobs
+     1. Imports                    10. Redaction and prompt scanning
+     2. Constants                  11. SQLite stores
+     3. Exceptions                 12. Running a job
+     4. Time, zones and files      13. Tick
+     5. Cron expressions           14. Reports
+     6. Schedules                  15. Export
+     7. Configuration              16. Cron home
+     8. Jobs                       17. Command line
+     9. Job store
 """
 
 # =============================================================================
@@ -2458,7 +2459,7 @@ def _make_home(home):
 #     scanned for injection before they reach an agent.
 # =============================================================================
 
-# --- 10.1 Redaction ------------------------------------------------------------
+# --- 10.1 Redaction ----------------------------------------------------------
 
 # (name, prefixes, body): a vendor credential is one of the prefixes then the
 # body, standing alone (no token character right before or after).  Facts
@@ -3178,7 +3179,7 @@ def redact(text):
     return _redactor().redact(text)
 
 
-# --- 10.2 Prompt scanning -----------------------------------------------------
+# --- 10.2 Prompt scanning ----------------------------------------------------
 
 _INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
               "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
@@ -3957,7 +3958,7 @@ def _instant(value):
     return _iso(dt.astimezone(_UTC)) if dt is not None else None
 
 
-# --- 11.2 Incidents --------------------------------------------------------------
+# --- 11.2 Incidents ----------------------------------------------------------
 
 _INCIDENT_ERROR_CAP = 500
 _INCIDENT_STATES = ("detected", "alerted", "resolved", "closed")
@@ -4124,7 +4125,7 @@ class _Incidents:
         return last is not None and (now - last).total_seconds() < hours * 3600
 
 
-# --- 11.3 Notepad --------------------------------------------------------------
+# --- 11.3 Notepad ------------------------------------------------------------
 
 _NOTEPAD_FILE = "notepad.db"
 _NOTE_KEY_CHARS = 128
@@ -4254,7 +4255,7 @@ def _check_note_key(key):
     return key
 
 
-# --- 11.4 Delivery queue ----------------------------------------------------------
+# --- 11.4 Delivery queue -----------------------------------------------------
 
 _DELIVERIES_FILE = "deliveries.db"
 _MAX_TERMINAL_DELIVERIES = 1000
@@ -4513,7 +4514,7 @@ class _Deliveries:
                              (_MAX_TOMBSTONES,))
 
 
-# --- 11.5 Running totals for the metrics -------------------------------------------
+# --- 11.5 Running totals for the metrics -------------------------------------
 
 # Triggers keep the totals in cron_meta, in the transaction of the transition
 # itself: pruning rows never lowers a total, a crash never counts one twice, and
@@ -4990,7 +4991,7 @@ def _wake_agent_off(text):
     return isinstance(value, dict) and value.get("wakeAgent") is False
 
 
-# --- 12.1 The prompt contract ----------------------------------------------------
+# --- 12.1 The prompt contract ------------------------------------------------
 
 CRON_HINT = (
     "[IMPORTANT: This is a scheduled run of an existing cron job, not a conversation. "
@@ -5135,7 +5136,7 @@ def _assemble_prompt(home, job, script_block=""):
     return _Prompt(text, skills or injected, missing, skills)
 
 
-# --- 12.2 Agent runners ---------------------------------------------------------
+# --- 12.2 Agent runners ------------------------------------------------------
 
 class _RunFailed(Exception):
     """A runner's failure, carrying the (already redacted) error text.
@@ -5286,7 +5287,7 @@ def _chat_content(name, body):
     return content if isinstance(content, str) else ""
 
 
-# --- 12.4 Delivery targets ------------------------------------------------------
+# --- 12.3 Delivery targets ---------------------------------------------------
 
 _SEND_TIMEOUT = 30
 _STDOUT_LOCK = None
@@ -5654,7 +5655,7 @@ def _drain(home, now):
         queue.prune()
 
 
-# --- 12.3 One run --------------------------------------------------------------
+# --- 12.4 One run ------------------------------------------------------------
 
 
 def _execute(home, job, eid, runs):
@@ -5876,7 +5877,7 @@ def _safe_zone(home, job):
         return _UTC
 
 
-# --- 12.5 Dead man's switch pings ------------------------------------------------
+# --- 12.5 Dead man's switch pings --------------------------------------------
 
 _PING_START_TIMEOUT = 10
 
@@ -7189,7 +7190,241 @@ def _daemon(home, stop, drain, on_report=None):
     say({"stage": "stopped"})
 
 
-# --- 13.2 Reports: doctor and why ------------------------------------------------
+# --- 13.2 Observability: status counts, one job in full, metrics -------------
+
+_TICK_DURATION_FILE = ".tick.duration"
+_OPEN_INCIDENTS = ("detected", "alerted")
+_RECENT = timedelta(hours=24)  # the window of the 'status' counts of failures and skips
+_METRIC_PREFIX = "hermes_cron_"
+
+
+def _status_counts(home, info):
+    """Add to a ``status`` dict what needs an operator: failing jobs, open incidents,
+    pending, retrying and failed deliveries, held-back and missed slots (reads only)."""
+    since = home.now() - _RECENT
+    info["failing_jobs"] = sum(1 for j in home.jobs() if j.get("last_status") not in (None, "ok"))
+    info["open_incidents"] = sum(1 for row in home.incidents()
+                                 if row["state"] in _OPEN_INCIDENTS)
+    queue = _readable_queue(home, since)
+    readable = queue is not None  # else None: unknown, not zero
+    info["deliveries_pending"] = queue.get("pending", 0) + queue.get("delivering", 0) \
+        if readable else None
+    info["deliveries_retrying"] = queue.get("retrying", 0) if readable else None
+    info["deliveries_failed_24h"] = queue.get("failed_recently", 0) if readable else None
+    skips = _recent_skips(home._ledger, since)
+    info["held_back_24h"] = skips.pop("max_parallel", 0)
+    info["missed_24h"] = sum(skips.values())
+    return info
+
+
+def _readable_queue(home, since):
+    """:func:`_delivery_counts`, or None when deliveries.db cannot be read.
+
+    A damaged queue fails the tick and is named by ``doctor``; the probes
+    (``status``, ``metrics``) still answer with what they can read.
+    """
+    try:
+        return _delivery_counts(home._deliveries, since)
+    except Exception as exc:
+        if not _storage_error(exc):
+            raise
+        return None
+
+
+def _run_duration(row):
+    """Seconds from a row's start to its end, or None while it runs (or never started)."""
+    started, finished = _parse_stored(row.get("started_at")), _parse_stored(row.get("finished_at"))
+    return round((finished - started).total_seconds(), 3) if started and finished else None
+
+
+def _job_view(home, ref):
+    """One job in full, for ``show JOB`` and the status site (reads only).
+
+    Returns ``{"job": <record>, "state", "paused_reason", "schedule" (in words),
+    "expression", "zone", "next_runs" (3 ISO times), "targets", "runs" (the last
+    5 rows, each with ``duration_seconds``), "incidents" (open), "notepad_keys"}``.
+    """
+    job = home.job(ref)
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    expr = schedule.get("expr") if schedule.get("kind") == "cron" else None
+    try:
+        zone = (_cron(expr).tz if expr else None) or _zone_name(home.zone(job))
+    except HermesCronError:
+        zone = job.get("tz")  # an unknown zone: 'doctor' says so; the record still shows
+    state = _job_state(job)
+    try:
+        upcoming = [] if state == "completed" else [_iso(f) for f in
+                                                    home.next_fires(job["id"], 3)]
+    except HermesCronError:
+        upcoming = []  # an unparseable stored schedule: the job is auto-paused at its slot
+    deliver = job.get("deliver") if isinstance(job.get("deliver"), str) else "local"
+    return {
+        "job": job,
+        "state": state,
+        "paused_reason": (job.get("paused_reason") or _DEFAULT_PAUSE_REASON)
+        if state == "paused" else None,
+        "schedule": _friendly_schedule(job, _safe_zone(home, job)),
+        "expression": expr,
+        "zone": zone,
+        "next_runs": upcoming,
+        "targets": _split_targets(deliver),
+        "runs": [dict(row, duration_seconds=_run_duration(row))
+                 for row in home.runs(job["id"], 5)],
+        "incidents": [row for row in home.incidents(ref=job["id"])
+                      if row["state"] in _OPEN_INCIDENTS],
+        "notepad_keys": [note["key"] for note in home.notepad(job["id"])],
+    }
+
+
+def _metric_number(value):
+    if isinstance(value, (bool, int)):
+        return str(int(value))
+    return repr(float(value))
+
+
+def _metric_label(value):
+    """A label value escaped as the exposition format wants: backslash, quote, newline."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _metric_family(lines, name, kind, help_text, samples):
+    """Append one family: ``# HELP``, ``# TYPE``, then ``name{labels} value`` per sample."""
+    name = _METRIC_PREFIX + name
+    lines.append(f"# HELP {name} {help_text}")
+    lines.append(f"# TYPE {name} {kind}")
+    for labels, value in samples:
+        tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
+        lines.append(f"{name}{{{tags}}} {_metric_number(value)}" if tags else
+                     f"{name} {_metric_number(value)}")
+
+
+def _epoch_of(value):
+    when = _parse_stored(value) if isinstance(value, str) else None
+    return when.timestamp() if when is not None else None
+
+
+def _metrics_text(home):
+    """The home in the Prometheus text exposition format 0.0.4 (reads only).
+
+    Counters come from running totals kept in the ledger, so pruning never
+    lowers them; per-job series are labelled ``job_id`` and ``job_name``.
+    """
+    import sqlite3
+
+    jobs = home.jobs()
+    totals = _ledger_totals(home._ledger)
+    durations = _latest_durations(home._ledger)
+    per_job = {name: [] for name in ("info", "enabled", "next", "last", "success", "duration",
+                                     "streak")}
+    for job in jobs:
+        ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
+        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+        per_job["info"].append((dict(
+            ids, schedule=schedule.get("expr") or schedule.get("display") or
+            job.get("schedule_display") or "", tz=_zone_name(_safe_zone(home, job)),
+            kind=schedule.get("kind") or "", state=_job_state(job)), 1))
+        per_job["enabled"].append((ids, _job_is_runnable(job)))
+        for key, field in (("next", "next_run_at"), ("last", "last_run_at")):
+            if _epoch_of(job.get(field)) is not None:
+                per_job[key].append((ids, _epoch_of(job[field])))
+        success = _epoch_of(totals["last_success"].get(ids["job_id"]))
+        if success is None and job.get("last_status") == "ok":  # a run before the totals
+            success = _epoch_of(job.get("last_run_at"))
+        if success is not None:
+            per_job["success"].append((ids, success))
+        if ids["job_id"] in durations:
+            per_job["duration"].append((ids, durations[ids["job_id"]][1]))
+        streak = job.get("failure_streak")
+        per_job["streak"].append((ids, streak if isinstance(streak, int) else 0))
+    lines = []
+
+    def family(*args):
+        _metric_family(lines, *args)
+
+    family("job_info", "gauge", "A job's schedule, zone, kind and state (always 1).",
+           per_job["info"])
+    family("job_enabled", "gauge", "1 if the job is scheduled (not paused, completed or "
+           "in error).", per_job["enabled"])
+    family("job_next_run_timestamp_seconds", "gauge", "When the job is due next (Unix time).",
+           per_job["next"])
+    family("job_last_run_timestamp_seconds", "gauge", "When the job last finished a run.",
+           per_job["last"])
+    family("job_last_success_timestamp_seconds", "gauge",
+           "When a run of the job last completed.", per_job["success"])
+    family("job_last_duration_seconds", "gauge", "How long the job's latest finished run took.",
+           per_job["duration"])
+    family("job_failure_streak", "gauge", "Failed runs in a row (0 after a success).",
+           per_job["streak"])
+    executions = dict.fromkeys(("completed", "failed", "unknown"), 0)
+    executions.update(totals["executions"])
+    family("executions_total", "counter", "Runs finished, by outcome (unknown: the process "
+           "died).", [({"status": s}, n) for s, n in sorted(executions.items())])
+    family("skips_total", "counter", "Slots that did not fire, by reason (see 'why').",
+           [({"reason": r}, n) for r, n in sorted(totals["skips"].items())])
+    opened = dict.fromkeys([name for name, _ in _FAILURE_TYPES] + ["unknown"], 0)
+    for row in home.incidents():
+        if row["state"] in _OPEN_INCIDENTS:
+            opened[row["failure_type"]] = opened.get(row["failure_type"], 0) + 1
+    family("incidents_open", "gauge", "Open failure incidents, by failure type.",
+           [({"failure_type": t}, n) for t, n in sorted(opened.items())])
+    queue = _readable_queue(home, home.now())
+    family("deliveries", "gauge", "Rows in the delivery queue, by status.",
+           [] if queue is None else [({"status": s}, queue.get(s, 0))
+                                     for s in _DELIVERY_STATUSES])
+    family("deliveries_retrying", "gauge", "Deliveries waiting for a retry.",
+           [] if queue is None else [({}, queue.get("retrying", 0))])
+    success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
+    family("ticker_heartbeat_timestamp_seconds", "gauge", "When the last tick ran (0: never).",
+           [({}, _heartbeat_epoch(home))])
+    family("ticker_last_success_timestamp_seconds", "gauge",
+           "When the last tick succeeded (0: never).",
+           [({}, float(success[0]) if success and success[0].isdigit() else 0)])
+    took = (_read_text(os.path.join(home.path, _TICK_DURATION_FILE)) or "").strip()
+    family("tick_duration_seconds", "gauge", "How long the last tick took.",
+           [({}, float(took))] if took.replace(".", "", 1).isdigit() else [])
+    family("build_info", "gauge", "The hermes_cron, Python and SQLite versions (always 1).",
+           [({"version": __version__, "python": sys.version.split()[0],
+              "sqlite": sqlite3.sqlite_version}, 1)])
+    return "\n".join(lines) + "\n"
+
+
+def _write_metrics_textfile(home, path):
+    """Write the metrics to *path* (relative to the home) atomically, for node_exporter."""
+    path = os.path.join(home.path, os.path.expanduser(path))
+    try:
+        # Mode 0644: node_exporter runs as a user of its own.  The temp file
+        # does not end in .prom, so the collector never reads half a file.
+        _replace_small(path, _metrics_text(home), 0o644)
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from None
+
+
+def _tick_done(home, started, report):
+    """Record the tick's duration; with config ``metrics_textfile``, refresh that file.
+
+    An empty tick stays cheap: without the textfile it writes nothing here
+    (one more small file would cost it a third more), so the duration on
+    record is the last tick's that fired, skipped or settled something.  A
+    failure is the tick's housekeeping error.
+    """
+    try:
+        settings = home._settings or _load_config(home.path, home.environ, tolerant=True)[0]
+        textfile = settings.get("metrics_textfile")
+        if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
+            _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
+        if textfile:
+            _write_metrics_textfile(home, textfile)
+    except Exception as exc:
+        if not (_storage_error(exc) or isinstance(exc, HermesCronError)):
+            raise
+        report.setdefault("housekeeping_error", redact(f"metrics: {exc}"))
+
+
+# =============================================================================
+# 14. Reports
+#     Read-only answers for an operator: doctor's findings and why a job did
+#     or did not run at its last slot.
+# =============================================================================
 
 _DOCTOR_OVERDUE = 300
 
@@ -7507,7 +7742,10 @@ def _why(home, ref):
     return out
 
 
-# --- 13.3 Export to other engines -------------------------------------------------
+# =============================================================================
+# 15. Export
+#     Definitions that run this home from cron(8), systemd or Kubernetes.
+# =============================================================================
 
 _DOW_SYSTEMD = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 # systemd's TimeoutStopSec and Kubernetes' terminationGracePeriodSeconds for the
@@ -7766,238 +8004,8 @@ def _shell_quote(text):
     return shlex.quote(str(text))
 
 
-# --- 13.4 Observability: status counts, one job in full, metrics -------------------
-
-_TICK_DURATION_FILE = ".tick.duration"
-_OPEN_INCIDENTS = ("detected", "alerted")
-_RECENT = timedelta(hours=24)  # the window of the 'status' counts of failures and skips
-_METRIC_PREFIX = "hermes_cron_"
-
-
-def _status_counts(home, info):
-    """Add to a ``status`` dict what needs an operator: failing jobs, open incidents,
-    pending, retrying and failed deliveries, held-back and missed slots (reads only)."""
-    since = home.now() - _RECENT
-    info["failing_jobs"] = sum(1 for j in home.jobs() if j.get("last_status") not in (None, "ok"))
-    info["open_incidents"] = sum(1 for row in home.incidents()
-                                 if row["state"] in _OPEN_INCIDENTS)
-    queue = _readable_queue(home, since)
-    readable = queue is not None  # else None: unknown, not zero
-    info["deliveries_pending"] = queue.get("pending", 0) + queue.get("delivering", 0) \
-        if readable else None
-    info["deliveries_retrying"] = queue.get("retrying", 0) if readable else None
-    info["deliveries_failed_24h"] = queue.get("failed_recently", 0) if readable else None
-    skips = _recent_skips(home._ledger, since)
-    info["held_back_24h"] = skips.pop("max_parallel", 0)
-    info["missed_24h"] = sum(skips.values())
-    return info
-
-
-def _readable_queue(home, since):
-    """:func:`_delivery_counts`, or None when deliveries.db cannot be read.
-
-    A damaged queue fails the tick and is named by ``doctor``; the probes
-    (``status``, ``metrics``) still answer with what they can read.
-    """
-    try:
-        return _delivery_counts(home._deliveries, since)
-    except Exception as exc:
-        if not _storage_error(exc):
-            raise
-        return None
-
-
-def _run_duration(row):
-    """Seconds from a row's start to its end, or None while it runs (or never started)."""
-    started, finished = _parse_stored(row.get("started_at")), _parse_stored(row.get("finished_at"))
-    return round((finished - started).total_seconds(), 3) if started and finished else None
-
-
-def _job_view(home, ref):
-    """One job in full, for ``show JOB`` and the status site (reads only).
-
-    Returns ``{"job": <record>, "state", "paused_reason", "schedule" (in words),
-    "expression", "zone", "next_runs" (3 ISO times), "targets", "runs" (the last
-    5 rows, each with ``duration_seconds``), "incidents" (open), "notepad_keys"}``.
-    """
-    job = home.job(ref)
-    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-    expr = schedule.get("expr") if schedule.get("kind") == "cron" else None
-    try:
-        zone = (_cron(expr).tz if expr else None) or _zone_name(home.zone(job))
-    except HermesCronError:
-        zone = job.get("tz")  # an unknown zone: 'doctor' says so; the record still shows
-    state = _job_state(job)
-    try:
-        upcoming = [] if state == "completed" else [_iso(f) for f in
-                                                    home.next_fires(job["id"], 3)]
-    except HermesCronError:
-        upcoming = []  # an unparseable stored schedule: the job is auto-paused at its slot
-    deliver = job.get("deliver") if isinstance(job.get("deliver"), str) else "local"
-    return {
-        "job": job,
-        "state": state,
-        "paused_reason": (job.get("paused_reason") or _DEFAULT_PAUSE_REASON)
-        if state == "paused" else None,
-        "schedule": _friendly_schedule(job, _safe_zone(home, job)),
-        "expression": expr,
-        "zone": zone,
-        "next_runs": upcoming,
-        "targets": _split_targets(deliver),
-        "runs": [dict(row, duration_seconds=_run_duration(row))
-                 for row in home.runs(job["id"], 5)],
-        "incidents": [row for row in home.incidents(ref=job["id"])
-                      if row["state"] in _OPEN_INCIDENTS],
-        "notepad_keys": [note["key"] for note in home.notepad(job["id"])],
-    }
-
-
-def _metric_number(value):
-    if isinstance(value, (bool, int)):
-        return str(int(value))
-    return repr(float(value))
-
-
-def _metric_label(value):
-    """A label value escaped as the exposition format wants: backslash, quote, newline."""
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def _metric_family(lines, name, kind, help_text, samples):
-    """Append one family: ``# HELP``, ``# TYPE``, then ``name{labels} value`` per sample."""
-    name = _METRIC_PREFIX + name
-    lines.append(f"# HELP {name} {help_text}")
-    lines.append(f"# TYPE {name} {kind}")
-    for labels, value in samples:
-        tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
-        lines.append(f"{name}{{{tags}}} {_metric_number(value)}" if tags else
-                     f"{name} {_metric_number(value)}")
-
-
-def _epoch_of(value):
-    when = _parse_stored(value) if isinstance(value, str) else None
-    return when.timestamp() if when is not None else None
-
-
-def _metrics_text(home):
-    """The home in the Prometheus text exposition format 0.0.4 (reads only).
-
-    Counters come from running totals kept in the ledger, so pruning never
-    lowers them; per-job series are labelled ``job_id`` and ``job_name``.
-    """
-    import sqlite3
-
-    jobs = home.jobs()
-    totals = _ledger_totals(home._ledger)
-    durations = _latest_durations(home._ledger)
-    per_job = {name: [] for name in ("info", "enabled", "next", "last", "success", "duration",
-                                     "streak")}
-    for job in jobs:
-        ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
-        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-        per_job["info"].append((dict(
-            ids, schedule=schedule.get("expr") or schedule.get("display") or
-            job.get("schedule_display") or "", tz=_zone_name(_safe_zone(home, job)),
-            kind=schedule.get("kind") or "", state=_job_state(job)), 1))
-        per_job["enabled"].append((ids, _job_is_runnable(job)))
-        for key, field in (("next", "next_run_at"), ("last", "last_run_at")):
-            if _epoch_of(job.get(field)) is not None:
-                per_job[key].append((ids, _epoch_of(job[field])))
-        success = _epoch_of(totals["last_success"].get(ids["job_id"]))
-        if success is None and job.get("last_status") == "ok":  # a run before the totals
-            success = _epoch_of(job.get("last_run_at"))
-        if success is not None:
-            per_job["success"].append((ids, success))
-        if ids["job_id"] in durations:
-            per_job["duration"].append((ids, durations[ids["job_id"]][1]))
-        streak = job.get("failure_streak")
-        per_job["streak"].append((ids, streak if isinstance(streak, int) else 0))
-    lines = []
-
-    def family(*args):
-        _metric_family(lines, *args)
-
-    family("job_info", "gauge", "A job's schedule, zone, kind and state (always 1).",
-           per_job["info"])
-    family("job_enabled", "gauge", "1 if the job is scheduled (not paused, completed or "
-           "in error).", per_job["enabled"])
-    family("job_next_run_timestamp_seconds", "gauge", "When the job is due next (Unix time).",
-           per_job["next"])
-    family("job_last_run_timestamp_seconds", "gauge", "When the job last finished a run.",
-           per_job["last"])
-    family("job_last_success_timestamp_seconds", "gauge",
-           "When a run of the job last completed.", per_job["success"])
-    family("job_last_duration_seconds", "gauge", "How long the job's latest finished run took.",
-           per_job["duration"])
-    family("job_failure_streak", "gauge", "Failed runs in a row (0 after a success).",
-           per_job["streak"])
-    executions = dict.fromkeys(("completed", "failed", "unknown"), 0)
-    executions.update(totals["executions"])
-    family("executions_total", "counter", "Runs finished, by outcome (unknown: the process "
-           "died).", [({"status": s}, n) for s, n in sorted(executions.items())])
-    family("skips_total", "counter", "Slots that did not fire, by reason (see 'why').",
-           [({"reason": r}, n) for r, n in sorted(totals["skips"].items())])
-    opened = dict.fromkeys([name for name, _ in _FAILURE_TYPES] + ["unknown"], 0)
-    for row in home.incidents():
-        if row["state"] in _OPEN_INCIDENTS:
-            opened[row["failure_type"]] = opened.get(row["failure_type"], 0) + 1
-    family("incidents_open", "gauge", "Open failure incidents, by failure type.",
-           [({"failure_type": t}, n) for t, n in sorted(opened.items())])
-    queue = _readable_queue(home, home.now())
-    family("deliveries", "gauge", "Rows in the delivery queue, by status.",
-           [] if queue is None else [({"status": s}, queue.get(s, 0))
-                                     for s in _DELIVERY_STATUSES])
-    family("deliveries_retrying", "gauge", "Deliveries waiting for a retry.",
-           [] if queue is None else [({}, queue.get("retrying", 0))])
-    success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
-    family("ticker_heartbeat_timestamp_seconds", "gauge", "When the last tick ran (0: never).",
-           [({}, _heartbeat_epoch(home))])
-    family("ticker_last_success_timestamp_seconds", "gauge",
-           "When the last tick succeeded (0: never).",
-           [({}, float(success[0]) if success and success[0].isdigit() else 0)])
-    took = (_read_text(os.path.join(home.path, _TICK_DURATION_FILE)) or "").strip()
-    family("tick_duration_seconds", "gauge", "How long the last tick took.",
-           [({}, float(took))] if took.replace(".", "", 1).isdigit() else [])
-    family("build_info", "gauge", "The hermes_cron, Python and SQLite versions (always 1).",
-           [({"version": __version__, "python": sys.version.split()[0],
-              "sqlite": sqlite3.sqlite_version}, 1)])
-    return "\n".join(lines) + "\n"
-
-
-def _write_metrics_textfile(home, path):
-    """Write the metrics to *path* (relative to the home) atomically, for node_exporter."""
-    path = os.path.join(home.path, os.path.expanduser(path))
-    try:
-        # Mode 0644: node_exporter runs as a user of its own.  The temp file
-        # does not end in .prom, so the collector never reads half a file.
-        _replace_small(path, _metrics_text(home), 0o644)
-    except OSError as exc:
-        raise _as_storage_error(exc, path) from None
-
-
-def _tick_done(home, started, report):
-    """Record the tick's duration; with config ``metrics_textfile``, refresh that file.
-
-    An empty tick stays cheap: without the textfile it writes nothing here
-    (one more small file would cost it a third more), so the duration on
-    record is the last tick's that fired, skipped or settled something.  A
-    failure is the tick's housekeeping error.
-    """
-    try:
-        settings = home._settings or _load_config(home.path, home.environ, tolerant=True)[0]
-        textfile = settings.get("metrics_textfile")
-        if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
-            _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
-        if textfile:
-            _write_metrics_textfile(home, textfile)
-    except Exception as exc:
-        if not (_storage_error(exc) or isinstance(exc, HermesCronError)):
-            raise
-        report.setdefault("housekeeping_error", redact(f"metrics: {exc}"))
-
-
 # =============================================================================
-# 14. Cron home
+# 16. Cron home
 #     The public facade: one object per home directory.
 # =============================================================================
 
@@ -8653,7 +8661,7 @@ def _public_report(report):
     return out
 
 
-# --- 14.1 The status site's pages ---------------------------------------------------
+# --- 16.1 The status site's pages --------------------------------------------
 
 # No external assets, no script: the page must render under the server's CSP
 # (default-src 'none') and stay readable on a phone.
@@ -8824,7 +8832,7 @@ def _redacted(value):
     return value
 
 
-# --- 14.2 Declarative jobs: apply and export jobs ----------------------------------
+# --- 16.2 Declarative jobs: apply and export jobs ----------------------------
 
 # add_job keywords a jobs file may not set: a pause is the operator's, not the file's.
 _UNDECLARED = ("paused", "reason")
@@ -9086,7 +9094,7 @@ def _forget_job(home, job):
 
 
 # =============================================================================
-# 15. Command line
+# 17. Command line
 #     The only section that parses arguments or prints.
 # =============================================================================
 
@@ -10104,7 +10112,7 @@ def _cmd_metrics(home, args):
         sys.stdout.write(_metrics_text(home))
 
 
-# --- 15.1 serve: the read-only status site -------------------------------------------
+# --- 17.1 serve: the read-only status site -----------------------------------
 
 _CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; "
         "form-action 'none'; frame-ancestors 'none'")
