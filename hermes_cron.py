@@ -7373,12 +7373,11 @@ def _metrics_text(home):
                                      for s in _DELIVERY_STATUSES])
     family("deliveries_retrying", "gauge", "Deliveries waiting for a retry.",
            [] if queue is None else [({}, queue.get("retrying", 0))])
-    success = (_read_text(os.path.join(home.path, _SUCCESS_FILE)) or "").split()
     family("ticker_heartbeat_timestamp_seconds", "gauge", "When the last tick ran (0: never).",
            [({}, _heartbeat_epoch(home))])
     family("ticker_last_success_timestamp_seconds", "gauge",
            "When the last tick succeeded (0: never).",
-           [({}, float(success[0]) if success and success[0].isdigit() else 0)])
+           [({}, _stamp_file(home, _SUCCESS_FILE)[0] or 0)])
     took = (_read_text(os.path.join(home.path, _TICK_DURATION_FILE)) or "").strip()
     family("tick_duration_seconds", "gauge", "How long the last tick took.",
            [({}, float(took))] if took.replace(".", "", 1).isdigit() else [])
@@ -8497,6 +8496,9 @@ class CronHome:
         "detail", ...}``.  Raises ``BusyError`` if the job is running.
         """
         _check_not_in_job(self, "run")
+        # A broken config.json refuses here (exit 2, naming the key), as add does,
+        # rather than leaving a failed execution behind.
+        self.settings  # noqa: B018 (read for its validation)
         row, existing = _run_now(self, ref, occurrence)
         return dict(row, already=existing)
 
@@ -9461,7 +9463,8 @@ def _say_job(home, verb, job, args):
     where = cron_tz or _zone_name(home.zone(job))
     expr = f"{schedule.get('expr')}, " if schedule.get("kind") == "cron" and \
         schedule.get("expr") != job.get("schedule_display") else ""
-    print(_printable(f"  schedule  {job.get('schedule_display')}  ({expr}{where})"))
+    print(_printable(f"  schedule  {_friendly_schedule(job, _safe_zone(home, job))}  "
+                     f"({expr}{where})"))
     if _job_state(job) == "paused":
         print(_printable(f"  paused    {job.get('paused_reason') or _DEFAULT_PAUSE_REASON}"))
     else:

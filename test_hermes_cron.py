@@ -8912,6 +8912,26 @@ def test_metrics_exposition_follows_the_text_format(home, clock, ok_script, fail
     assert value("build_info")[0] == 1.0
 
 
+def test_run_refuses_a_broken_config_instead_of_recording_a_failed_run(cli, home, ok_script):
+    home.add_job("@daily", "", script=ok_script, no_agent=True, name="j")
+    write_config(home, {"max_parallel": "x"})
+    rc, out, err = cli("run", "j")
+    assert (rc, out) == (2, "") and err == (
+        "hermes_cron: error: config.json key 'max_parallel' must be a whole number: 'x': set "
+        "it to a whole number or remove it\n")
+    assert home.runs() == [] and not os.path.exists(os.path.join(home.path, "output"))
+
+
+def test_metrics_ticker_stamps_read_the_decimal_epochs_ticks_write(home, clock):
+    home.tick()
+    clock.advance(minutes=1)
+    home.tick()
+    text = hc._metrics_text(home)
+    epoch = clock.now.timestamp()
+    assert f"hermes_cron_ticker_heartbeat_timestamp_seconds {epoch!r}\n" in text
+    assert f"hermes_cron_ticker_last_success_timestamp_seconds {epoch!r}\n" in text
+
+
 def test_metrics_parse_with_the_official_client(home, clock, ok_script, fail_script):
     parser = pytest.importorskip("prometheus_client.parser",
                                  reason="prometheus_client is not installed")
@@ -10962,6 +10982,7 @@ def test_show_and_the_status_site_use_lists_friendly_schedules(cli, home, clock)
     assert hc._job_view(home, job["id"])["schedule"] == "every 1d"
     assert "schedule   every 1d  (UTC)" in cli("show", "daily")[1]
     assert "<td>every 1d</td>" in hc._status_page(home)
+    assert "  schedule  every 1d  (UTC)\n" in cli("pause", "daily")[1]  # and add, edit...
 
 
 def test_runs_show_job_names_and_durations(cli, home, clock):
