@@ -2716,6 +2716,10 @@ _SPLITTERS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\x00-\x08\x0b\x0c\x0e-\x1a\x1c
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-$")
 _KNOWN_SECRETS = ()  # longest first; replaced whole, so redact() needs no lock
 _KNOWN_MIN = 8  # shorter configured values ("1", "true") are not masked everywhere
+# How far past a match's start the keyword scan may look (a value is up to
+# 4096 characters long); repeats of an assignment inside a periodic run at
+# least this far from its end match alike.
+_KEYWORD_REACH = 4400
 _REDACTOR = None
 
 
@@ -2729,6 +2733,20 @@ def _hint(prefix):
         return prefix
     cut = max(prefix.rfind(c, 0, 7) for c in "-_.")
     return prefix[:cut + 1] if cut > 0 else ""
+
+
+def _periodic_end(text, at, period):
+    """The first index from *at* on whose character differs from the one *period* before."""
+    step = 64
+    while at < len(text):
+        step = min(step, len(text) - at)
+        if text[at:at + step] == text[at - period:at - period + step]:
+            at, step = at + step, step * 2
+        elif step == 1:
+            break
+        else:
+            step //= 2
+    return at
 
 
 def _apply_edits(text, edits):
@@ -2752,29 +2770,53 @@ def _entropy(text):
     return -sum(c / n * math.log2(c / n) for c in (text.count(ch) for ch in set(text)))
 
 
+def _prefix_alternation(bodies):
+    """One regex alternation of *bodies* ({prefix: body regex}) with prefixes shared.
+
+    Prefixes form a trie so every branch starts with a distinct literal
+    character, which re rejects without entering the branch: a run of one
+    first letter ("sss...", "x=x=...") then costs one test per character
+    instead of one per rule.  A longer prefix is tried before a shorter one
+    it extends (sk-ant- before sk-), as the rules' order requires.
+    """
+    import re
+
+    children = {}
+    for prefix, body in bodies.items():
+        children.setdefault(prefix[0], {})[prefix[1:]] = body
+    parts = []
+    for first, rest in children.items():
+        own = rest.pop("", None)
+        branches = [_prefix_alternation(rest)] if rest else []
+        if own is not None:
+            branches.append(own)  # after the longer prefixes that extend this one
+        inner = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        parts.append(re.escape(first) + inner)
+    return parts[0] if len(parts) == 1 else f"(?:{'|'.join(parts)})"
+
+
 class _Redactor:
     """The compiled rules of redact(); built once, on first use."""
 
     def __init__(self):
         import re
 
-        branches, self.tokens = {}, {}
+        self.tokens, bodies = {}, {}
         rules = [(name, p, body) for name, prefixes, body in _TOKEN_RULES
                  for p in ((prefixes,) if isinstance(prefixes, str) else prefixes)]
         for index, (_, prefix, body) in enumerate(sorted(rules, key=lambda r: -len(r[1]))):
             group = f"t{index}"
             self.tokens[group] = (prefix, _hint(prefix))
-            branches.setdefault(prefix[0], []).append(
-                f"(?P<{group}>{re.escape(prefix[1:])}{body})")
-        alternatives = "|".join(re.escape(first) + "(?:" + "|".join(items) + ")"
-                                for first, items in branches.items())
+            bodies[prefix] = f"(?P<{group}>{body})"
+        alternatives = _prefix_alternation(bodies)
         tail = rf"(?![{_TAIL_CHARS}])"
         # A token stands alone: no token character right before or after it.
         # The lookahead skips short words before the alternation is tried.
         self.token_re = re.compile(rf"(?<![{_LEAD_CHARS}])(?=[\w+/.~=%$-]{{14}})"
                                    rf"(?:{alternatives}){tail}")
         # Right after an escape (\n in JSON text) a token may start too.
-        self.escaped_token_re = re.compile(rf"\\[nrt](?:{alternatives}){tail}")
+        self.escaped_token_re = re.compile(rf"\\[nrt](?=[\w+/.~=%$-]{{14}})"
+                                           rf"(?:{alternatives}){tail}")
         self.token_start = re.compile(f"(?:{alternatives})")
         self.shapes = [(marks, re.compile(pattern + tail), reach)
                        for _, marks, pattern, reach in _SHAPE_RULES]
@@ -2797,11 +2839,12 @@ class _Redactor:
         self.bare = re.compile(r"[^\s\"'`,;<>(){}\[\]|]{1,4096}")
         self.flag_re = re.compile(r"--(?P<n>[a-z][a-z0-9_-]{1,40})[ \t]+(?=[^\s-])")
         # mysql -pSECRET (attached: "-p x" prompts), sshpass -p x, redis-cli -a x,
-        # docker login -p x.
+        # docker login -p x.  The greedy lookahead (re skips to the "-") rules
+        # out most command words without the slower lazy scan.
         self.client_re = re.compile(
             r"\b(?:(?:sshpass|redis-cli|(?:docker|podman|buildah|skopeo|helm registry|oras) login)"
-            r"\b[^\n]{0,128}?[ \t]-[pa][ \t]*"
-            r"|(?:mysql\w*|mariadb[\w-]*)\b[^\n]{0,128}?[ \t]-p)"
+            r"\b(?=[^\n]{0,129}-[pa])[^\n]{0,128}?[ \t]-[pa][ \t]*"
+            r"|(?:mysql\w*|mariadb[\w-]*)\b(?=[^\n]{0,129}-p)[^\n]{0,128}?[ \t]-p)"
             r"(?P<v>[^\s'\"]{1,256}|'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")")
         self.scheme = re.compile(r"([A-Za-z][\w.+-]{0,30})[ \t]+(?=[^\s\"'])")
         self.cred = re.compile(r"[^\s\"',;]{1,4096}")
@@ -2814,8 +2857,11 @@ class _Redactor:
             r"----[- ]?BEGIN[ A-Z0-9_-]{0,60}(?:PRIVATE|SECRET) KEY(?: BLOCK)?[ -]{0,2}-{3}[\s\S]*?"
             r"(?:----[- ]?END[ A-Z0-9_-]{0,60}(?:PRIVATE|SECRET) KEY(?: BLOCK)?[ -]{0,2}-{3}|\Z)")
         self.putty_re = re.compile(r"(Private-Lines: *\d+\r?\n)(?:[A-Za-z0-9+/=]{1,128}\r?\n?)+")
+        # Userinfo is tried only if _url could mask it (a password after its
+        # first colon, or 16+ characters): "://a@" repeated then costs no call.
         self.url_re = re.compile(
-            r"://(?:(?P<ui>[^\s/?#@\"'<>]{1,256})@"
+            r"://(?:(?=[^\s/?#@\"'<>]{16}|[^\s/?#@\"'<>:]{0,254}:[^\s/?#@\"'<>])"
+            r"(?P<ui>[^\s/?#@\"'<>]{1,256})@"
             r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
             r"|(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/(?:v\d+/)?webhooks/"
             r"|[\w-]+\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/"
@@ -2937,8 +2983,8 @@ class _Redactor:
     def _token(self, match):
         group = match.lastgroup
         prefix, hint = self.tokens[group]
-        begin = match.start(group) - 1  # the group leaves out the prefix's first character
-        if self._plain(match.string[begin + len(prefix):match.end(group)]):
+        begin = match.start(group) - len(prefix)  # the group holds the body only
+        if self._plain(match.group(group)):
             return match.group()
         return match.string[match.start():begin] + hint + "***"
 
@@ -2987,20 +3033,44 @@ class _Redactor:
         if len(low) != len(text):  # a few characters lower-case to two
             low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
         edits, done, rev, size, name_chars = [], 0, None, len(low), _NAME_CHARS
+        # A repeated assignment costs one decision (see _replayable): *seen*
+        # maps (length, the name and match and a character either side) to
+        # its masks, *last* is the previous match's (key, start of its
+        # keyword) when it was one of them and *run* the (period, end) of the
+        # periodic text last measured.
+        seen, last, run = {}, None, (0, 0)
         for match in self.keyword_re.finditer(low):
             begin = match.start()
             if begin < done:
                 continue
             _, _, op, value, adjacent = match.groups()
             if adjacent is not None:
-                done = self._adjacent(text, match, edits)
+                done, last = self._adjacent(text, match, edits), None
                 continue
-            start = begin
+            start, first_edit, key, previous, last = begin, len(edits), None, last, None
             if begin and low[begin - 1] in name_chars:  # the name starts further left
                 if rev is None:
                     rev = low[::-1]
                 at = size - begin
                 start -= self.name_run.match(rev, at).end() - at
+            if start:
+                key = (match.end() - start, text[start - 1:match.end() + 1])
+                masks = seen.get(key)
+                if masks is not None:
+                    times, period = 1, 0
+                    if previous is not None and previous[0] == key:  # text repeating itself
+                        period = begin - previous[1]
+                        if run[0] != period or run[1] <= begin:
+                            # From the furthest a name reaches left (64 characters).
+                            run = (period, _periodic_end(text, max(period, begin - 66), period))
+                        # Repeats whose whole reach lies inside the run match alike.
+                        times = max(1, (run[1] - _KEYWORD_REACH - begin) // period - 1)
+                    if masks:
+                        edits += [(start + i * period + b, start + i * period + e, mask)
+                                  for i in range(times) for b, e, mask in masks]
+                    begin += (times - 1) * period
+                    done, last = match.end() + (times - 1) * period, (key, begin)
+                    continue
             name_end = match.end(1)
             kind = self.kind(text[start:name_end])
             if op == ">" and not text.startswith("<", start - 1):
@@ -3030,6 +3100,9 @@ class _Redactor:
             else:
                 done = self._value(text, match.end(3), kind if kind != "cookie" else 2, op == "=",
                                    edits)
+            if key is not None and self._replayable(text, match, kind, op):
+                seen[key] = [(b - start, e - start, mask) for b, e, mask in edits[first_edit:]]
+                last = (key, match.start())
         if "--" in low:
             done = 0
             for match in self.flag_re.finditer(low):
@@ -3044,6 +3117,25 @@ class _Redactor:
                 if self.secret_value(3, value, True):
                     edits.append((match.start("v"), match.end("v"), "***"))
         return _apply_edits(text, edits)
+
+    @staticmethod
+    def _replayable(text, match, kind, op):
+        """True if handling the assignment *match* read no text past the character after it.
+
+        An identical match between the same two characters is then handled
+        the same way, so _assignments replays its masks instead; it also
+        ends no further than the match, so what follows it is scanned alike.
+        """
+        if not kind:
+            return True
+        if kind == "authorization" or kind == "cookie" and op == ":":
+            return False  # the header's value runs to the end of the line
+        value = match.group("v")
+        if value is not None and value[0] != "{" and value != "\\":
+            return True
+        # _value looks on only past blanks, quotes, escapes and (after =) braces.
+        after = text[match.end():match.end() + 1]
+        return after not in (" ", "\t", '"', "'", "\\") and (after != "{" or op != "=")
 
     def _query(self, text, begin, end, edits):
         """Mask the credential parameters of the query string ``&a=b&c=d`` in [begin, end)."""

@@ -3939,6 +3939,42 @@ def test_scripts_and_skills_never_follow_a_symlink_out_of_their_dir(home, tmp_pa
     assert "Exfiltrate" not in agent[0] and "skipped: grab" in agent[0]
 
 
+_RD_ADVERSARIAL = ["token= ", "https://", "ab\u200b", "password=", "Authorization: Bearer ",
+                   "-----BEGIN PRIVATE KEY-----", '"key": "', "AKIA", "\u200b", "a=", "{",
+                   "aB3+/xY7" * 8, "aB3+/xY7" * 5 + "==\n", "key=,", "x=", "s=", "pass=a b",
+                   "://a@", "key: {", "mysql ", "\\nghp_", "<password>"]
+
+
+@pytest.mark.parametrize("unit", _RD_ADVERSARIAL)
+def test_redact_time_grows_linearly_on_adversarial_input(unit):
+    # The issue's bound is 200 ms per MiB for hostile input; the benchmark
+    # holds that figure.  Here: 4x the text costs well under 6x the time, and
+    # 800 KB stays under a generous 1.5 s on a busy machine.
+    def best(size):
+        text = (unit * (size // len(unit) + 1))[:size]
+        took = []
+        for _ in range(2):
+            start = time.perf_counter()
+            hc.redact(text)
+            took.append(time.perf_counter() - start)
+        return min(took)
+
+    small, large = best(200_000), best(800_000)
+    assert large < 1.5
+    assert large / max(small, 0.005) < 6
+
+
+def test_redact_replays_a_repeated_assignment_exactly():
+    # A run of one assignment is decided once and replayed; a different
+    # value inside the run, and the run's ends, are still decided each.
+    assert hc.redact("token=abc123XYZ " * 5000) == "token=*** " * 5000
+    assert hc.redact("x token=1 " * 3000) == "x token=1 " * 3000
+    text = "a=1 key=,;" * 2000 + "key=aB3xY7kQ9mZ2pL5vW8q,;" + "key=,;" * 2000
+    assert hc.redact(text) == "a=1 key=,;" * 2000 + "key=***,;" + "key=,;" * 2000
+    assert hc.redact("pass=a b" * 3000 + " pass=hunter22 ") == "pass=a b" * 3000 + " pass=*** "
+    assert hc.redact("://a@" * 5000 + "://u:pw@h") == "://a@" * 5000 + "://u:***@h"
+
+
 # ---- 10.2 prompt scanning and silence ------------------------------------------------
 
 
