@@ -10408,6 +10408,9 @@ def test_round_trip_an_upstream_home_ticked_by_hermes_cron_goes_back(tmp_path, v
     hermes = upstream_hermes(version)
     root = tmp_path / "hermes"
     shutil.copytree(upstream_fixture(version), root)
+    # On the real clock the fixture's hourly sleeper jobs come due too: let them
+    # finish at once (they sleep to be killed while the fixture is made).
+    (root / "scripts" / "sleeper.sh").write_text("echo woke\n")
     jobs = json.loads((root / "cron" / "jobs.json").read_text())["jobs"]
     tick = ours(root, "tick")
     assert tick.returncode == 0, tick.stderr
