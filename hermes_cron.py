@@ -1546,8 +1546,6 @@ def _nested_config_warnings(raw):
     A misspelt nested key (``agent.comand``) would otherwise be ignored in
     silence and the job fail at its first run.
     """
-    import difflib
-
     found = []
     for key, known in _CONFIG_SUBKEYS.items():
         value = raw.get(key)
@@ -1558,6 +1556,8 @@ def _nested_config_warnings(raw):
         for where, entry in entries:
             for sub in entry if isinstance(entry, dict) else ():
                 if sub not in known:
+                    import difflib  # only for a misspelt key: not on every tick
+
                     close = difflib.get_close_matches(sub, known, 1)
                     found.append(f"config.json: unknown key {where + '.' + sub!r} is ignored"
                                  + (f" (did you mean {close[0]!r}?)" if close else
@@ -3239,9 +3239,9 @@ def _remember_secrets(settings, environ):
         if isinstance(entry, dict):
             names += [entry.get("api_key_env")] + list(entry.get("api_key_envs") or ())
     names += [(settings.get("smtp") or {}).get("password_env"), settings.get("webhook_secret_env")]
-    redactor = _redactor()
-    names += [n for n in settings.get("script_env_passthrough") or () if isinstance(n, str)
-              and redactor.kind(n) >= 2]
+    passthrough = [n for n in settings.get("script_env_passthrough") or () if isinstance(n, str)]
+    if passthrough:  # building the redactor costs tens of ms: an empty tick must not pay it
+        names += [n for n in passthrough if _redactor().kind(n) >= 2]
     values = set(_KNOWN_SECRETS)
     for name in names:
         value = environ.get(name) if isinstance(name, str) else None

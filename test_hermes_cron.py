@@ -8958,6 +8958,23 @@ def test_run_refuses_a_broken_config_instead_of_recording_a_failed_run(cli, home
     assert home.runs() == [] and not os.path.exists(os.path.join(home.path, "output"))
 
 
+def test_an_empty_tick_builds_no_redactor_and_imports_no_difflib(home, clock, monkeypatch):
+    # Compiling the redaction rules costs tens of milliseconds: an empty tick,
+    # run every minute, must not pay it (nor difflib's import, for suggestions).
+    write_config(home, {"providers": {"local": {"base_url": "http://127.0.0.1:9",
+                                                "api_key_env": "LOCAL_KEY"}},
+                        "webhook_secret_env": "HOOK_SECRET"})
+    home._settings = None
+    home.tick()
+    clock.advance(minutes=1)
+    monkeypatch.setattr(hc, "_REDACTOR", None)
+    monkeypatch.setattr(hc, "_Redactor", lambda: pytest.fail("the redactor was built"))
+    monkeypatch.delitem(sys.modules, "difflib", raising=False)
+    home._settings = None
+    assert home.tick()["dispatched"] == []
+    assert "difflib" not in sys.modules
+
+
 def test_metrics_ticker_stamps_read_the_decimal_epochs_ticks_write(home, clock):
     home.tick()
     clock.advance(minutes=1)
