@@ -2798,6 +2798,25 @@ def _prefix_alternation(bodies):
 class _Redactor:
     """The compiled rules of redact(); built once, on first use."""
 
+    @property
+    def escaped_token_re(self):
+        """A token right after an escape (``\\n`` in JSON text)."""
+        if "_escaped_token_re" not in self.__dict__:
+            import re
+
+            self._escaped_token_re = re.compile(
+                rf"\\[nrt](?=[\w+/.~=%$-]{{14}})(?:{self._alternatives}){self._tail}")
+        return self._escaped_token_re
+
+    @property
+    def token_start(self):
+        """A vendor prefix and its body at a position, ending anywhere."""
+        if "_token_start" not in self.__dict__:
+            import re
+
+            self._token_start = re.compile(f"(?:{self._alternatives})")
+        return self._token_start
+
     def __init__(self):
         import re
 
@@ -2814,10 +2833,10 @@ class _Redactor:
         # The lookahead skips short words before the alternation is tried.
         self.token_re = re.compile(rf"(?<![{_LEAD_CHARS}])(?=[\w+/.~=%$-]{{14}})"
                                    rf"(?:{alternatives}){tail}")
-        # Right after an escape (\n in JSON text) a token may start too.
-        self.escaped_token_re = re.compile(rf"\\[nrt](?=[\w+/.~=%$-]{{14}})"
-                                           rf"(?:{alternatives}){tail}")
-        self.token_start = re.compile(f"(?:{alternatives})")
+        # Each pattern over the whole alternation costs about 11 ms to compile,
+        # and a process that redacts one run's output needs only the first: the
+        # other two are compiled when a text first needs them.
+        self._alternatives, self._tail = alternatives, tail
         self.shapes = [(marks, re.compile(pattern + tail), reach)
                        for _, marks, pattern, reach in _SHAPE_RULES]
         # Run on the lower-cased text: a credential word in a name followed by
