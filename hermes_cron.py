@@ -4804,11 +4804,14 @@ class _Runs:
             time.sleep(0.02)
 
 
-def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
+def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_out_as=None,
+               failed_start_as=None):
     """Run a child in its own process group; return (rc, stdout, stderr, error).
 
     *error* is None unless the child timed out, could not start or was
     interrupted, in which case the whole process group has been killed.
+    *timed_out_as* (a text) and *failed_start_as* (a prefix for the OS
+    error) word the first two as a caller must store them.
     Output is read until the child exits, then for ``_DRAIN_SECONDS``: a
     background process that keeps the pipes open does not hold the run.
     Processes the child leaves behind are killed and reported in
@@ -4827,7 +4830,8 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
                                 subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
     except OSError as exc:
-        return None, "", "", f"{what} could not start: {exc.strerror or exc}"
+        return None, "", "", f"{failed_start_as or what + ' could not start: '}" \
+                             f"{exc.strerror or exc}"
     with runs.lock:
         runs.procs[eid] = proc
     error = None
@@ -4835,7 +4839,7 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what):
         data = None if stdin_text is None else stdin_text.encode("utf-8", "replace")
         out, err, timed_out, held = _pump(proc, data, time.monotonic() + timeout)
         if timed_out:
-            error = f"{what} timed out after {timeout:g} s and was killed"
+            error = timed_out_as or f"{what} timed out after {timeout:g} s and was killed"
     finally:
         with runs.lock:
             runs.procs.pop(eid, None)
@@ -5058,21 +5062,19 @@ def _run_script(home, job, eid, runs):
     path, args = _script_command(job["script"], home.scripts_dir)
     argv = _script_argv(path, args)
     timeout = home.settings["script_timeout_seconds"]
+    # Upstream's exact wording, so a failure shared with an upstream ticker is
+    # one incident, whichever ticker saw it.
     rc, out, err, error = _run_child(
         argv, cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
-        stdin_text=None, timeout=timeout, runs=runs, eid=eid, what="script")
+        stdin_text=None, timeout=timeout, runs=runs, eid=eid, what="script",
+        timed_out_as=f"Script timed out after {timeout:g}s: {path}",
+        failed_start_as="Script execution failed: ")
     if error is None and rc != 0:
-        # Upstream's exact shape, so a failure shared with an upstream ticker
-        # is one incident, whichever ticker saw it.
         parts = [f"Script exited with code {rc}"]
         for label, text in (("stderr", err.strip()), ("stdout", out.strip())):
             if text:
                 parts.append(f"{label}:\n{_keep_tail(text, _ERROR_CAP)}")
         error = "\n".join(parts)
-    elif error == f"script timed out after {timeout:g} s and was killed":
-        error = f"Script timed out after {timeout:g}s: {path}"
-    elif error is not None and error.startswith("script could not start: "):
-        error = "Script execution failed: " + error[len("script could not start: "):]
     return error is None, redact(out), redact(error)
 
 

@@ -5011,6 +5011,16 @@ def test_script_with_a_shebang_runs_under_its_interpreter(home, tmp_path):
     assert hc._script_argv(str(path), []) == [str(path)]
 
 
+def test_script_that_cannot_start_fails_in_upstreams_words(home, tmp_path):
+    path = tmp_path / "scripts" / "ghost"
+    path.write_text("#!/nonexistent/interpreter\necho never\n")
+    path.chmod(0o755)
+    job = home.add_job("@hourly", "", script="ghost", no_agent=True)
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("failed",
+                                             "Script execution failed: No such file or directory")
+
+
 def test_script_arguments_are_split_like_a_shell_but_never_run_by_one(home, tmp_path, cli):
     (tmp_path / "scripts" / "args.py").write_text(
         "import json, sys\nprint(json.dumps(sys.argv[1:]))\n")
