@@ -7389,6 +7389,18 @@ def _job_view(home, ref):
     }
 
 
+def _agent_words(job):
+    """What runs a job, for ``show`` and its page: ``provider/model`` or the default."""
+    if job.get("no_agent"):
+        return "none (no_agent)"
+    return "/".join(str(job[k]) for k in ("provider", "model") if job.get(k)) or "default runner"
+
+
+def _repeat_words(job):
+    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
+    return f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}"
+
+
 def _metric_number(value):
     if isinstance(value, (bool, int)):
         return str(int(value))
@@ -8912,7 +8924,6 @@ def _job_page(home, ref):
     """The status site's page of one job: the ``show JOB`` view."""
     view = _job_view(home, ref)
     job = view["job"]
-    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
     facts = [("id", job.get("id")), ("name", job.get("name")),
              ("schedule", f"{view['schedule']}" + (f"  ({view['expression']})"
                                                    if view["expression"] else "")),
@@ -8920,10 +8931,8 @@ def _job_page(home, ref):
                  f": {view['paused_reason']}" if view["paused_reason"] else "")),
              ("next runs", ", ".join(view["next_runs"]) or "-"),
              ("targets", ", ".join(view["targets"])),
-             ("script", job.get("script")), ("agent", "none (no_agent)" if job.get("no_agent")
-                                              else "/".join(str(job[k]) for k in ("provider",
-                                                            "model") if job.get(k)) or "default"),
-             ("repeat", f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}"),
+             ("script", job.get("script")), ("agent", _agent_words(job)),
+             ("repeat", _repeat_words(job)),
              ("last outcome", job.get("last_status")), ("failure streak",
                                                          job.get("failure_streak") or 0),
              ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
@@ -10187,11 +10196,8 @@ def _cmd_show(home, args):
         _print_json(view)
         return
     job = view["job"]
-    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
     where = f"{view['expression']}, {view['zone']}" if view["expression"] and \
         view["expression"] != view["schedule"] else view["zone"]
-    agent = "none (no_agent)" if job.get("no_agent") else "/".join(
-        str(job[k]) for k in ("provider", "model") if job.get(k)) or "default runner"
     rows = [("job", _job_label(job)),
             ("schedule", f"{view['schedule']}  ({where})"),
             ("state", view["state"] + (f": {view['paused_reason']}" if view["paused_reason"]
@@ -10199,8 +10205,8 @@ def _cmd_show(home, args):
             ("next runs", ", ".join(view["next_runs"]) or "-"),
             ("targets", ", ".join(view["targets"])),
             ("script", job.get("script") or "-"),
-            ("agent", agent),
-            ("repeat", f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}"),
+            ("agent", _agent_words(job)),
+            ("repeat", _repeat_words(job)),
             ("last", f"{job.get('last_status') or '-'} at {job.get('last_run_at') or '-'}; "
                      f"failure streak {job.get('failure_streak') or 0}"),
             ("notepad", ", ".join(view["notepad_keys"]) or "-"),
