@@ -7752,8 +7752,8 @@ def _doctor_job(home, job, now, settings, find):
                      "EITHER matches (cronie's rule); next: " + ", ".join(_iso(f) for f in fires))
     except HermesCronError as exc:
         find(job_id, "schedule_invalid", f"schedule cannot be used: {exc}")
-    try:
-        _job_zone(job, settings or {}, home.environ)
+    try:  # the home's default zone is resolved once, not read from /etc/localtime per job
+        home.zone(job) if settings is not None else _job_zone(job, {}, home.environ)
     except HermesCronError as exc:
         find(job_id, "timezone_invalid", str(exc))
     for gap in _upstream_gaps(job, home.path):
