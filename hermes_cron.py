@@ -764,12 +764,24 @@ class CronExpr:
 
     Attributes: ``expr`` (the text given), ``tz`` (the ``CRON_TZ`` zone name
     or None) and ``wildcard`` (True when the minute or hour field starts with
-    ``*``; such jobs fire on both passes of a repeated DST hour).
+    ``*``; such jobs fire on both passes of a repeated DST hour); ``fields``
+    (the values each field allows).
     """
 
     __slots__ = ("expr", "tz", "wildcard", "_minutes", "_hours", "_months",
                  "_dom", "_dow", "_day_and", "_all_days", "_min_next", "_hour_next",
                  "_month_next", "_days_cache", "_month_days", "_zone")
+
+    @property
+    def fields(self):
+        """``(minutes, hours, days, months, weekdays, both_days)``: the allowed values.
+
+        Days and weekdays (0 = Sunday) leave out their ``L``, ``W`` and ``#``
+        terms; *both_days* is True when a day must match both day fields
+        (one of them starts with ``*``), False when either one is enough.
+        """
+        return (frozenset(self._minutes), frozenset(self._hours), frozenset(self._dom[0]),
+                frozenset(self._months), frozenset(self._dow[0]), self._day_and)
 
     def __init__(self, expr):
         if not isinstance(expr, str):
@@ -3657,7 +3669,7 @@ class _Ledger:
         """'alive' or 'dead' where it can be proven (this host, boot and pid
         namespace), else 'unknown' (another host or container, or no record:
         with *by_row*, see ``_owner_state``)."""
-        rows = self._rows("SELECT hostname, boot_id, pid_namespace, started_at FROM "
+        rows = self.select("SELECT hostname, boot_id, pid_namespace, started_at FROM "
                           "cron_processes WHERE process_id=?", (process_id,))
         if pid is None:
             return "unknown"
@@ -3736,7 +3748,7 @@ class _Ledger:
         """Mark ``unknown`` the active rows of other processes that no job's fire_claim
         names any more (the job was removed or its claim settled) and that are older
         than the claim TTL; return their ids."""
-        rows = self._rows("SELECT id, status, process_id, pid, claimed_at FROM executions "
+        rows = self.select("SELECT id, status, process_id, pid, claimed_at FROM executions "
                           "WHERE status IN ('claimed','running')")
         me, done = _identity()["process_id"], []
         for row in rows:
@@ -3888,7 +3900,7 @@ class _Ledger:
 
     # -- queries --------------------------------------------------------------
 
-    def _rows(self, sql, params=()):
+    def select(self, sql, params=()):
         if not self.exists():
             return []
         import sqlite3
@@ -3912,17 +3924,17 @@ class _Ledger:
     def rows(self, job_id=None, limit=20):
         """Return execution rows, newest first."""
         where, params = ("WHERE job_id=? ", (job_id,)) if job_id else ("", ())
-        return self._rows(f"SELECT * FROM executions {where}"
+        return self.select(f"SELECT * FROM executions {where}"
                           "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?",
                           params + (limit,))
 
     def get(self, ids):
         marks = ",".join("?" * len(ids))
-        return {r["id"]: r for r in self._rows(
+        return {r["id"]: r for r in self.select(
             f"SELECT * FROM executions WHERE id IN ({marks})", tuple(ids))} if ids else {}
 
     def count_active(self):
-        rows = self._rows("SELECT count(*) AS n FROM executions "
+        rows = self.select("SELECT count(*) AS n FROM executions "
                           "WHERE status IN ('claimed','running')")
         return rows[0]["n"] if rows else 0
 
@@ -3935,7 +3947,7 @@ class _Ledger:
         if instant is None or not self.exists():
             return False
         self.connect()
-        return bool(self._rows("SELECT 1 FROM executions WHERE job_id=? AND scheduled_instant=? "
+        return bool(self.select("SELECT 1 FROM executions WHERE job_id=? AND scheduled_instant=? "
                                "LIMIT 1", (job_id, instant)))
 
 
@@ -4170,7 +4182,7 @@ class _Incidents:
         # shows every column, the missing ones at their defaults.
         blank = dict.fromkeys(_INCIDENT_COLUMNS, None)
         blank["generation"] = 1
-        return [dict(blank, **row) for row in self.ledger._rows(sql, params)]
+        return [dict(blank, **row) for row in self.ledger.select(sql, params)]
 
     def alerted(self, iid, now):
         """Mark that an alert for the incident actually left the process."""
@@ -4574,6 +4586,33 @@ class _Deliveries:
         rows = self.rows(eid=eid)
         return rows[0] if rows else None
 
+    def counts(self, since):
+        """Queue rows by status, the deferred ones (``retrying``) and the failures since
+        *since* (``failed_recently``); reads only, nothing without the file."""
+        if not self.exists():
+            return {}
+        import sqlite3
+
+        counts = {}
+        with self._lock:
+            conn = self._conn or _read_only(self.path)
+            try:
+                counts = dict(conn.execute("SELECT status, count(*) FROM deliveries "
+                                           "GROUP BY status").fetchall())
+                counts["retrying"] = conn.execute(
+                    "SELECT count(*) FROM deliveries d WHERE status='pending' AND EXISTS (SELECT 1 "
+                    "FROM delivery_attempts a WHERE a.execution_id = d.execution_id)").fetchone()[0]
+                counts["failed_recently"] = conn.execute(
+                    "SELECT count(*) FROM deliveries WHERE status='failed' AND "
+                    "julianday(finished_at) >= julianday(?)", (_iso(since),)).fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                if "no such" not in str(exc):  # an old queue without the side table reads empty
+                    raise
+            finally:
+                if conn is not self._conn:
+                    conn.close()
+        return counts
+
     def rows(self, status=None, eid=None, limit=100):
         if not os.path.exists(self.path):
             return []
@@ -4654,7 +4693,7 @@ def _ledger_totals(ledger):
     """The running totals: ``{"executions": {status: n}, "skips": {reason: n},
     "last_success": {job_id: finished_at}}`` (reads only)."""
     totals = {"executions": {}, "skips": {}, "last_success": {}}
-    for row in ledger._rows("SELECT key, value FROM cron_meta WHERE key LIKE "
+    for row in ledger.select("SELECT key, value FROM cron_meta WHERE key LIKE "
                             "'executions_total:%' OR key LIKE 'skips_total:%' OR key LIKE "
                             "'last_success:%'"):
         kind, _, label = row["key"].partition(":")
@@ -4668,7 +4707,7 @@ def _ledger_totals(ledger):
 def _latest_durations(ledger):
     """Each job's latest finished run: ``{job_id: (status, seconds)}`` (reads only)."""
     # SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
-    rows = ledger._rows("SELECT job_id, status, started_at, finished_at, "
+    rows = ledger.select("SELECT job_id, status, started_at, finished_at, "
                         "max(julianday(claimed_at)) FROM executions WHERE finished_at IS NOT "
                         "NULL AND started_at IS NOT NULL GROUP BY job_id")
     out = {}
@@ -4681,37 +4720,9 @@ def _latest_durations(ledger):
 
 def _recent_skips(ledger, since):
     """Skips recorded since *since*, by reason: ``{reason: n}`` (reads only)."""
-    return {r["reason"]: r["n"] for r in ledger._rows(
+    return {r["reason"]: r["n"] for r in ledger.select(
         "SELECT reason, count(*) AS n FROM cron_skips WHERE julianday(at) >= julianday(?) "
         "GROUP BY reason", (_iso(since),))}
-
-
-def _delivery_counts(queue, since):
-    """Queue rows by status, the deferred ones (``retrying``) and the failures since
-    *since* (``failed_recently``); reads only, nothing without the file."""
-    if not queue.exists():
-        return {}
-    import sqlite3
-
-    counts = {}
-    with queue._lock:
-        conn = queue._conn or _read_only(queue.path)
-        try:
-            counts = dict(conn.execute("SELECT status, count(*) FROM deliveries "
-                                       "GROUP BY status").fetchall())
-            counts["retrying"] = conn.execute(
-                "SELECT count(*) FROM deliveries d WHERE status='pending' AND EXISTS (SELECT 1 "
-                "FROM delivery_attempts a WHERE a.execution_id = d.execution_id)").fetchone()[0]
-            counts["failed_recently"] = conn.execute(
-                "SELECT count(*) FROM deliveries WHERE status='failed' AND "
-                "julianday(finished_at) >= julianday(?)", (_iso(since),)).fetchone()[0]
-        except sqlite3.OperationalError as exc:
-            if "no such" not in str(exc):  # an old queue without the side table reads empty
-                raise
-        finally:
-            if conn is not queue._conn:
-                conn.close()
-    return counts
 
 
 # =============================================================================
@@ -5228,7 +5239,7 @@ def _assemble_prompt(home, job, script_block=""):
         parts.insert(0, f"[NOTICE: these skills are listed for this job but were not found, so "
                         f"they were skipped: {', '.join(missing)}. Say so briefly at the start "
                         f"of your response.]\n\n")
-    notepad = home._notepad.render(job["id"])
+    notepad = home.notepad.render(job["id"])
     context = []
     for ref in job.get("context_from") or ():
         source = job["id"] if ref == "self" else ref
@@ -5287,7 +5298,7 @@ def _command_runner(home, job, eid, prompt, command):
             env[f"HERMES_CRON_{key.upper()}"] = job[key]
     rc, out, err, error = _run_child(
         ["/bin/sh", "-c", command], cwd=job.get("workdir") or home.path, env=env,
-        stdin_text=prompt, timeout=home.settings["run_timeout_seconds"], runs=home._runs,
+        stdin_text=prompt, timeout=home.settings["run_timeout_seconds"], runs=home.runs,
         eid=eid, what="agent command")
     if error is None and rc != 0:
         tail = err.strip()[-_ERROR_CAP:]
@@ -5497,10 +5508,10 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
         env = dict(_script_env(home, job, eid), HERMES_CRON_STATUS=status)
         rc, _, err, error = _run_child(["/bin/sh", "-c", rest], cwd=home.path, env=env,
                                        stdin_text=content, timeout=_SEND_TIMEOUT,
-                                       runs=home._runs, eid=f"{eid}-deliver",
+                                       runs=home.runs, eid=f"{eid}-deliver",
                                        what="delivery command")
-        with home._runs.lock:  # the run's document is written: nowhere to report them
-            home._runs.left.pop(f"{eid}-deliver", None)
+        with home.runs.lock:  # the run's document is written: nowhere to report them
+            home.runs.left.pop(f"{eid}-deliver", None)
         if error is None and rc != 0:
             error = f"delivery command exited with code {rc}: {err.strip()[-300:]}"
         if error is not None:
@@ -5715,15 +5726,15 @@ def _deliver(home, job, eid, instant, content, for_failure, now):
         # targets nothing here can reach are "not_configured".
         local = all(t.lower() in _DELIVER_WORDS for t in targets)
         return ("suppressed" if local else "not_configured"), None
-    queue = home._deliveries
+    queue = home.deliveries
     snapshot = dict(job, deliver=",".join(targets), _scheduled_instant=instant)
     queue.enqueue(eid, snapshot, content, for_failure, now)
     return _send_queued(home, eid, snapshot, content, for_failure, instant, real)
 
 
 def _send_queued(home, eid, job, content, for_failure, instant, targets, owner=None):
-    queue = home._deliveries
-    home._ledger.register(home.now())
+    queue = home.deliveries
+    home.ledger.register(home.now())
     if not queue.claim(eid, owner):
         return "failed", "the delivery was claimed by another process"
     errors, unsent = _send(home, job, eid, instant, content, for_failure, targets)
@@ -5748,7 +5759,7 @@ def _drain(home, now):
     """Send pending deliveries left by dead processes, and retries that are due."""
     import json
 
-    queue = home._deliveries
+    queue = home.deliveries
     for eid, targets in queue.due_retries(now):
         row = queue.row(eid)
         if row is None or row["status"] != "pending":
@@ -5756,7 +5767,7 @@ def _drain(home, now):
         job = json.loads(row["job_json"])
         _send_queued(home, eid, job, row["content"], row["for_failure"],
                      job.get("_scheduled_instant"), [t for t in targets if _real_target(t)])
-    for eid, owner in queue.settle_orphans(home._ledger, now):
+    for eid, owner in queue.settle_orphans(home.ledger, now):
         row = queue.row(eid)
         if row is None or row["status"] != "pending":
             continue
@@ -6055,7 +6066,7 @@ def _ping_start(home, job, eid):
 
 def _ping_once(home, job, rid, urls):
     targets = [f"ping:{url}/start" for url in urls]
-    snapshot, queue = _ping_snapshot(job, targets), home._deliveries
+    snapshot, queue = _ping_snapshot(job, targets), home.deliveries
     try:
         queue.enqueue(rid, snapshot, "", False, home.now())
         if not queue.claim(rid):
@@ -6088,7 +6099,7 @@ def _ping_end(home, job, eid, ok, start):
     targets = [f"ping:{url}" + ("" if ok else "/fail") for url in urls]
     snapshot = _ping_snapshot(job, targets)
     try:
-        home._deliveries.enqueue(rid, snapshot, "", not ok, home.now())
+        home.deliveries.enqueue(rid, snapshot, "", not ok, home.now())
         _send_queued(home, rid, snapshot, "", not ok, None, targets)
     except Exception:  # the run is recorded; a switch that misses its ping alerts by itself
         pass
@@ -6178,7 +6189,7 @@ def _notify(home, event, value):
     it cannot read (the tick reports that itself) must not break the run's
     thread.
     """
-    observer = home._observer
+    observer = home.observer
     if observer is not None:
         try:
             observer(event, value)
@@ -6240,8 +6251,8 @@ def _tick(home, wait=True):
                                            f"{exc}")
     _notify(home, "scanned", (report, claims))
     threads = []
-    with home._runs.lock:  # counted before any starts: the group commit waits for them all
-        home._runs.inflight += len(claims)
+    with home.runs.lock:  # counted before any starts: the group commit waits for them all
+        home.runs.inflight += len(claims)
     for claim in claims:
         report["dispatched"].append(claim)
         thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
@@ -6249,7 +6260,7 @@ def _tick(home, wait=True):
         thread.start()
         threads.append(thread)
     if claims:
-        home._heartbeat.start(home)
+        home.heartbeat.start(home)
     if housekeeping:
         # Deliveries left pending by a dead process go out now, outside the
         # tick lock (a slow webhook must not make the next tick busy) and
@@ -6266,7 +6277,7 @@ def _tick(home, wait=True):
         except Exception as exc:  # e.g. a damaged deliveries.db: the tick says so
             report["housekeeping_error"] = redact(f"{type(exc).__name__}: {exc}")
         if report.get("config_error"):
-            home._settings = None  # interactive callers see the error again
+            home.forget_settings()  # interactive callers see the error again
     _tick_done(home, started, report)
     _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
                       or report.get("housekeeping_error"))
@@ -6279,14 +6290,9 @@ def _tick_settings(home, report):
     Jobs that do not depend on a broken key keep running; the error is
     reported (``config_error``) and the tick counts as failed.
     """
-    home._settings, home._bad_config = None, {}  # every tick reads the config afresh
-    try:
-        home.settings
-    except InvalidInputError:
-        home._settings, home.config_warnings, home._bad_config = _load_config(
-            home.path, home.environ, tolerant=True)
-        _remember_secrets(home._settings, home.environ)
-        report["config_error"] = "; ".join(dict.fromkeys(home._bad_config.values()))
+    error = home.reload_settings()  # every tick reads the config afresh
+    if error:
+        report["config_error"] = error
 
 
 def _config_conflict(job, bad):
@@ -6313,14 +6319,14 @@ def _config_conflict(job, bad):
 
 def _after_runs(home, live=None):
     """Prune after runs: the floors of the jobs that ran; with *live*, the daily sweep."""
-    home._heartbeat.stop_if_idle(home._runs)
-    ran, home._ran = home._ran, set()
+    home.heartbeat.stop_if_idle(home.runs)
+    ran, home.ran = home.ran, set()
     if not ran and live is None:
         return  # nothing finished: nothing can have become prunable
-    if home._ledger.exists():
-        home._ledger.prune(ran, live, home.now())
-    if ran and home._deliveries.exists():
-        home._deliveries.prune()
+    if home.ledger.exists():
+        home.ledger.prune(ran, live, home.now())
+    if ran and home.deliveries.exists():
+        home.deliveries.prune()
 
 
 def _write_tick_files(home, now, error):
@@ -6351,7 +6357,7 @@ def _write_small(home, name, text):
 
 def _scan_and_claim(home, now, report):
     """Steps 2-5 of the tick: reconcile, due scan, advance, claim."""
-    settings, ledger, store = home.settings, home._ledger, home._store
+    settings, ledger, store = home.settings, home.ledger, home.store
     repaired = False
     with store.lock():
         if store.nothing_due(now):
@@ -6507,7 +6513,7 @@ def _skip(home, report, job, instant, reason, detail, now, record=True):
     report["skipped"].append({"job_id": job.get("id"), "scheduled_instant": instant,
                               "reason": reason, "detail": detail})
     if record:
-        home._ledger.record_skip(job.get("id"), instant, reason, detail, now)
+        home.ledger.record_skip(job.get("id"), instant, reason, detail, now)
 
 
 def _auto_pause(home, job, reason, now):
@@ -6556,7 +6562,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
         slot = pending.get("scheduled_at") if isinstance(pending, dict) else None
         instant = _instant(slot) if isinstance(slot, str) else None
         # Restore once: the slot was taken off the schedule but never claimed.
-        if instant is not None and not home._ledger.has_occurrence(job_id, instant):
+        if instant is not None and not home.ledger.has_occurrence(job_id, instant):
             job["next_run_at"] = slot
             if isinstance(job.get("schedule"), dict) and job["schedule"].get("kind") == "once" \
                     and isinstance(job.get("repeat"), dict):
@@ -6573,10 +6579,10 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
         _auto_pause(home, job, reason, now)
         _skip(home, report, job, None, "unrunnable", reason, now)
         return True
-    key = _config_conflict(job, home._bad_config)
+    key = _config_conflict(job, home.bad_config)
     if key is not None:  # it stays due and runs once the config is fixed
         _skip(home, report, job, _instant(next_run) if next_run else None, "config_invalid",
-              home._bad_config[key], now)
+              home.bad_config[key], now)
         return changed
     schedule = job["schedule"]
     try:
@@ -6598,7 +6604,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
     instant = None if manual else _instant(next_run)
     # A slot with any row is taken, whatever its status: a failed or killed
     # external run (run --occurrence) is never fired again by the tick.
-    if instant is not None and home._ledger.has_occurrence(job_id, instant):
+    if instant is not None and home.ledger.has_occurrence(job_id, instant):
         if kind == "once":
             return _retire(home, job, now, report, "it already was run", diagnostic=False)
         # That slot is done; the ones after it still count: a run that came
@@ -6635,7 +6641,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
                   f"false; next run {_iso(following)}", now)
             job["next_run_at"] = _iso(following)
             return True
-        if home._ledger.has_occurrence(job_id, _instant(latest)):
+        if home.ledger.has_occurrence(job_id, _instant(latest)):
             job["next_run_at"] = _iso(following)  # run elsewhere already (run --occurrence)
             return True
         return _Claim(job, latest, _instant(latest), "catch_up", (now - latest).total_seconds())
@@ -6644,7 +6650,7 @@ def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False
         # record; the fire takes the latest one, so no due slot goes unsaid.
         latest = _latest_slot(schedule, zone, next_run, now)
         if latest is not None and latest > next_run and \
-                not home._ledger.has_occurrence(job_id, _instant(latest)):
+                not home.ledger.has_occurrence(job_id, _instant(latest)):
             return _Claim(job, latest, _instant(latest), late_kind, lateness)
     return _Claim(job, next_run, instant, late_kind, lateness)
 
@@ -6664,12 +6670,12 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     if owner is not None:
         # On this host the owner itself answers, never the wall clock: an NTP
         # step or a resume must not expire a live run (or keep a dead one).
-        state = home._ledger.owner_state(*owner, by_row=row is not None)
+        state = home.ledger.owner_state(*owner, by_row=row is not None)
         if state == "alive":
             return True
         if state == "dead":
             if row is not None:
-                home._ledger.mark_unknown(row, _UNKNOWN_ERROR, now)
+                home.ledger.mark_unknown(row, _UNKNOWN_ERROR, now)
             return False
     # An owner on another host or in another container: its heartbeat's age
     # decides; an age below zero means our clock stepped back, not expiry.
@@ -6677,7 +6683,7 @@ def _claim_is_live(home, job, claim, claimed_rows, now):
     if at is not None and (now - at).total_seconds() < _FIRE_CLAIM_TTL:
         return True
     if row is not None:  # the owner stopped heartbeating: the TTL decides
-        home._ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)
+        home.ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)
     return False
 
 
@@ -6766,7 +6772,7 @@ def _retire(home, job, now, report, why, diagnostic=True, skip_instant=None):
 
 def _alert_missed(home, missed, now):
     """Open an incident and send a failure alert for each one-shot that missed its time."""
-    incidents, hours = home._incidents, home.settings["failure_repeat_alert_hours"]
+    incidents, hours = home.incidents, home.settings["failure_repeat_alert_hours"]
     for job, note, document in missed:
         incident = incidents.record(job["id"], note, document, now)
         if incidents.withhold(incident, now, hours):
@@ -6806,7 +6812,7 @@ def _run_claim(home, claim, report=None, counted=False):
     the next tick; the other runs go on.  Otherwise it is raised.  *counted*:
     the caller already counted the run in flight.
     """
-    runs = home._runs
+    runs = home.runs
     if not counted:
         with runs.lock:
             runs.inflight += 1
@@ -6820,20 +6826,20 @@ def _run_claim(home, claim, report=None, counted=False):
     finally:
         with runs.lock:
             runs.inflight -= 1
-        home._books.poke()
+        home.books.poke()
         _notify(home, "finished", claim)
 
 
 def _run_claimed(home, claim):
-    ledger, eid = home._ledger, claim.eid
+    ledger, eid = home.ledger, claim.eid
     if not ledger.start(eid, home.now()):
         return
     job = claim.job
     start_ping = _ping_start(home, job, eid)
-    outcome = _execute(home, job, eid, home._runs)
-    with home._runs.lock:
-        if eid in home._runs.interrupted:
-            home._runs.interrupted.discard(eid)
+    outcome = _execute(home, job, eid, home.runs)
+    with home.runs.lock:
+        if eid in home.runs.interrupted:
+            home.runs.interrupted.discard(eid)
             outcome.note = "interrupted"  # by the operator: no incident, no alert
     finished = home.now()
     document = None
@@ -6853,8 +6859,8 @@ def _run_claimed(home, claim):
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
     ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
-    home._ran.add(job["id"])
-    home._books.apply(home, (job["id"], eid, _Result(
+    home.ran.add(job["id"])
+    home.books.apply(home, (job["id"], eid, _Result(
         outcome.ok, outcome.status, outcome.error, delivery_error), finished,
         claim.source != "builtin"))
     claim.outcome = outcome
@@ -6868,7 +6874,7 @@ def _report_run(home, claim, outcome, document, now):
     withheld (``suppressed_acked``) while its incident is closed or was
     alerted less than ``failure_repeat_alert_hours`` ago.
     """
-    job, eid, incidents = claim.job, claim.eid, home._incidents
+    job, eid, incidents = claim.job, claim.eid, home.incidents
     settings = home.settings
     if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
         return "suppressed", None
@@ -6995,7 +7001,7 @@ class _Bookkeeper:
             with self._queued:
                 # Wait (within the gap) only while some run is still running:
                 # its result may come along with this batch.
-                while self._queue and home._runs.inflight > self._arrived:
+                while self._queue and home.runs.inflight > self._arrived:
                     wait = self._next_write - time.monotonic()
                     if wait <= 0:
                         break
@@ -7013,7 +7019,7 @@ class _Bookkeeper:
 
 
 def _apply_batch(home, batch):
-    store = home._store
+    store = home.store
     with store.locked() as (doc, jobs):
         by_id = {}
         for job in jobs:
@@ -7061,9 +7067,119 @@ class _FireHeartbeat:
                         claim["at"] = _iso(home.now())
 
             try:
-                home._store.mutate(change, home.now())
+                home.store.mutate(change, home.now())
             except HermesCronError:
                 pass  # the next beat tries again; the TTL is five beats long
+
+
+class _Scheduler:
+    """The scheduler of one home: the stores and the state every tick and run shares.
+
+    It owns the stores (``store``, ``ledger``, ``notepad``, ``deliveries``,
+    ``incidents``), the runs in flight in this process (``runs``), the
+    fire-claim heartbeat, the group commit of finished runs (``books``), the
+    jobs that ran since the last prune (``ran``), the log of ``tick`` and
+    ``daemon`` (``observer``, see :func:`_notify`) and the settings of this
+    pass (``bad_config``: the keys a tolerant load had to drop).  The
+    functions of the sections around it take it as their *home* argument;
+    ``CronHome`` is the public facade over it.
+    """
+
+    def __init__(self, path, clock, environ, lock_timeout, runner):
+        self.path, self.clock, self.environ, self.runner = path, clock, environ, runner
+        self.store = _JobStore(path, lock_timeout)
+        self.ledger = _Ledger(path, environ)
+        self.notepad = _Notepad(path, environ)
+        self.deliveries = _Deliveries(path, environ)
+        self.incidents = _Incidents(self.ledger)
+        self.runs = _Runs()
+        self.heartbeat = _FireHeartbeat()
+        self.books = _Bookkeeper()
+        self.ran = set()
+        self.observer = None
+        self.bad_config = {}
+        self.config_warnings = []
+        self._settings = None
+        self._default_zone = None  # (settings, zone variables, the zone they gave)
+
+    @property
+    def settings(self):
+        """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
+        if self._settings is None:
+            self._settings, self.config_warnings, _ = _load_config(self.path, self.environ)
+            _remember_secrets(self._settings, self.environ)
+        return self._settings
+
+    @property
+    def loaded_settings(self):
+        """The settings if this pass loaded them already, else None (nothing is read)."""
+        return self._settings
+
+    def reload_settings(self):
+        """Read the config afresh for a tick; a bad key only stops the jobs that need it.
+
+        Returns the error text of the keys a tolerant load dropped (they are
+        in ``bad_config``), or None for a clean config.
+        """
+        self._settings, self.bad_config = None, {}
+        try:
+            self.settings  # noqa: B018 (read for its validation)
+        except InvalidInputError:
+            self._settings, self.config_warnings, self.bad_config = _load_config(
+                self.path, self.environ, tolerant=True)
+            _remember_secrets(self._settings, self.environ)
+            return "; ".join(dict.fromkeys(self.bad_config.values()))
+        return None
+
+    def forget_settings(self):
+        """Drop the loaded settings: the next reader loads (and validates) them again."""
+        self._settings = None
+
+    def now(self):
+        """Return the clock's current instant as an aware UTC datetime."""
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the clock must return an aware datetime")
+        return now.astimezone(_UTC)
+
+    @property
+    def scripts_dir(self):
+        """The directory job scripts must live in."""
+        configured = self.settings.get("scripts_dir")
+        if configured:
+            return os.path.join(self.path, os.path.expanduser(configured))
+        return os.path.join(os.path.dirname(self.path), "scripts")
+
+    @property
+    def skills_dir(self):
+        """The directory searched for ``<name>/SKILL.md`` skill files."""
+        configured = self.settings.get("skills_dir")
+        if configured:
+            return os.path.join(self.path, os.path.expanduser(configured))
+        return os.path.join(os.path.dirname(self.path), "skills")
+
+    def zone(self, job=None):
+        """Return the zone of *job* (or the home's default zone)."""
+        if isinstance(job, dict) and job.get("tz"):
+            return _job_zone(job, self.settings, self.environ)
+        # The default zone is resolved once per configuration load (every
+        # tick reloads it) and zone environment: a thousand jobs need not read
+        # /etc/localtime each.
+        settings = self.settings
+        env = (self.environ.get("HERMES_TIMEZONE"), self.environ.get("TZ"))
+        cached = self._default_zone
+        if cached is None or cached[0] is not settings or cached[1] != env:
+            cached = self._default_zone = (settings, env, _job_zone({}, settings, self.environ))
+        return cached[2]
+
+    def jobs(self, include_all=True):
+        """Return the job records (dicts); without *include_all*, not completed ones."""
+        jobs = [j for j in self.store.load()[1] if isinstance(j, dict)]
+        return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
+
+    def job(self, ref):
+        """Return the job with id or (case-insensitive, unique) name *ref*."""
+        return _find_job(self.store.load()[1], ref)
 
 
 def _run_now(home, ref, occurrence=None):
@@ -7071,14 +7187,14 @@ def _run_now(home, ref, occurrence=None):
     now = home.now()
     job = home.job(ref)
     instant, source = None, "direct"  # upstream's value for a run outside the tick
-    ledger, eid = home._ledger, None
+    ledger, eid = home.ledger, None
     if occurrence is not None:
         instant = _occurrence_instant(home, job, occurrence, now)
         source = "external"
         stale = _stale_occurrence(home, job, instant, now)
         if stale is not None:
             # An old slot that did run still reports its row, as any taken slot does.
-            rows = ledger._rows("SELECT * FROM executions WHERE job_id=? AND "
+            rows = ledger.select("SELECT * FROM executions WHERE job_id=? AND "
                                 "scheduled_instant=? ORDER BY rowid LIMIT 1", (job["id"], instant))
             if rows:
                 return rows[0], True
@@ -7115,20 +7231,20 @@ def _run_now(home, ref, occurrence=None):
 
     taken = False
     try:
-        busy = home._store.mutate(take, now)
+        busy = home.store.mutate(take, now)
         if busy is not None:
             raise BusyError("job is running now", f"{job['id']} (execution {busy})",
                             "wait for it to finish; see 'runs JOB'")
         taken = True
         if instant is None:
             eid = ledger.claim([(job["id"], None)], source, now)[0]
-        home._store.mutate(bind, now)
+        home.store.mutate(bind, now)
     except BaseException:
         # Nothing ran: give the claims back, so a retry can still run the
         # occurrence and the job does not look "running now" until its TTL.
         if taken:
             try:
-                home._store.mutate(release, now)
+                home.store.mutate(release, now)
             except (HermesCronError, OSError):
                 pass  # the store refuses writes: the claim expires; the first error says why
         if eid is not None:
@@ -7136,7 +7252,7 @@ def _run_now(home, ref, occurrence=None):
         raise
     claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source)
     claim.eid = eid
-    home._heartbeat.start(home)
+    home.heartbeat.start(home)
     try:
         _run_claim(home, claim)
     finally:
@@ -7229,7 +7345,7 @@ def _status(home):
         "last_error": error.split("\n", 1)[1] if error and "\n" in error else error,
         "jobs": len(jobs),
         "active_jobs": len(runnable),
-        "running": home._ledger.count_active(),
+        "running": home.ledger.count_active(),
         "next_due": {"job_id": upcoming[1].get("id"), "name": upcoming[1].get("name"),
                      "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
         "overdue": overdue,
@@ -7291,14 +7407,14 @@ def _daemon(home, stop, drain, on_report=None):
         say({"stage": "interrupting", "signal": received, "running": len(threads),
              "grace": grace})
     # What is left is interrupted: SIGTERM, the grace, SIGKILL; its runs finish failed.
-    stopper = threading.Thread(target=home._runs.stop, args=(received, grace), daemon=True,
+    stopper = threading.Thread(target=home.runs.stop, args=(received, grace), daemon=True,
                                name="hermes-cron-stop")
     stopper.start()
     for thread in threads:
         thread.join(max(0.0, deadline + grace + 5 - time.monotonic()))
     stopper.join(1.0)  # it returns once no run is in flight
     if not stopper.is_alive():
-        home._runs.stopping = None  # all stopped: the caller may run this home's jobs again
+        home.runs.stopping = None  # all stopped: the caller may run this home's jobs again
     _after_runs(home)
     say({"stage": "stopped"})
 
@@ -7316,7 +7432,7 @@ def _status_counts(home, info):
     pending, retrying and failed deliveries, held-back and missed slots (reads only)."""
     since = home.now() - _RECENT
     info["failing_jobs"] = sum(1 for j in home.jobs() if j.get("last_status") not in (None, "ok"))
-    info["open_incidents"] = sum(1 for row in home.incidents()
+    info["open_incidents"] = sum(1 for row in home.incidents.list(None, None)
                                  if row["state"] in _OPEN_INCIDENTS)
     queue = _readable_queue(home, since)
     readable = queue is not None  # else None: unknown, not zero
@@ -7324,20 +7440,20 @@ def _status_counts(home, info):
         if readable else None
     info["deliveries_retrying"] = queue.get("retrying", 0) if readable else None
     info["deliveries_failed_24h"] = queue.get("failed_recently", 0) if readable else None
-    skips = _recent_skips(home._ledger, since)
+    skips = _recent_skips(home.ledger, since)
     info["held_back_24h"] = skips.pop("max_parallel", 0)
     info["missed_24h"] = sum(skips.values())
     return info
 
 
 def _readable_queue(home, since):
-    """:func:`_delivery_counts`, or None when deliveries.db cannot be read.
+    """``_Deliveries.counts``, or None when deliveries.db cannot be read.
 
     A damaged queue fails the tick and is named by ``doctor``; the probes
     (``status``, ``metrics``) still answer with what they can read.
     """
     try:
-        return _delivery_counts(home._deliveries, since)
+        return home.deliveries.counts(since)
     except Exception as exc:
         if not _storage_error(exc):
             raise
@@ -7382,10 +7498,10 @@ def _job_view(home, ref):
         "next_runs": upcoming,
         "targets": _split_targets(deliver),
         "runs": [dict(row, duration_seconds=_run_duration(row))
-                 for row in home._ledger.rows(job["id"], 5)],
-        "incidents": [row for row in home._incidents.list(job_id=job["id"])
+                 for row in home.ledger.rows(job["id"], 5)],
+        "incidents": [row for row in home.incidents.list(job_id=job["id"])
                       if row["state"] in _OPEN_INCIDENTS],
-        "notepad_keys": [note["key"] for note in home._notepad.list(job["id"])],
+        "notepad_keys": [note["key"] for note in home.notepad.list(job["id"])],
     }
 
 
@@ -7437,8 +7553,8 @@ def _metrics_text(home):
     import sqlite3
 
     jobs = home.jobs()
-    totals = _ledger_totals(home._ledger)
-    durations = _latest_durations(home._ledger)
+    totals = _ledger_totals(home.ledger)
+    durations = _latest_durations(home.ledger)
     per_job = {name: [] for name in ("info", "enabled", "next", "last", "success", "duration",
                                      "streak")}
     for job in jobs:
@@ -7487,7 +7603,7 @@ def _metrics_text(home):
     family("skips_total", "counter", "Slots that did not fire, by reason (see 'why').",
            [({"reason": r}, n) for r, n in sorted(totals["skips"].items())])
     opened = dict.fromkeys([name for name, _ in _FAILURE_TYPES] + ["unknown"], 0)
-    for row in home.incidents():
+    for row in home.incidents.list(None, None):
         if row["state"] in _OPEN_INCIDENTS:
             opened[row["failure_type"]] = opened.get(row["failure_type"], 0) + 1
     family("incidents_open", "gauge", "Open failure incidents, by failure type.",
@@ -7532,7 +7648,8 @@ def _tick_done(home, started, report):
     failure is the tick's housekeeping error.
     """
     try:
-        settings = home._settings or _load_config(home.path, home.environ, tolerant=True)[0]
+        settings = home.loaded_settings or _load_config(home.path, home.environ,
+                                                        tolerant=True)[0]
         textfile = settings.get("metrics_textfile")
         if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
             _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
@@ -7664,7 +7781,7 @@ def _doctor(home):
         except Exception as exc:  # a record edited into nonsense is itself the finding
             find(job.get("id") if isinstance(job.get("id"), str) else None, "job_invalid",
                  f"the job record cannot be checked ({type(exc).__name__}: {exc})")
-    rows = home._ledger._rows("SELECT id, job_id, status, claimed_at FROM executions "
+    rows = home.ledger.select("SELECT id, job_id, status, claimed_at FROM executions "
                               "WHERE status IN ('claimed','running')")
     limit = 2 * max(settings["run_timeout_seconds"] if settings else 600,
                     settings["script_timeout_seconds"] if settings else 3600)
@@ -7674,12 +7791,12 @@ def _doctor(home):
             find(row["job_id"], "stale_execution",
                  f"execution {row['id']} has been {row['status']} since {row['claimed_at']}; "
                  f"if its process is gone, the next tick on this host marks it unknown")
-    for row in home._deliveries.rows(status="pending", limit=1000):
+    for row in home.deliveries.rows(status="pending", limit=1000):
         created = _parse_stored(row["created_at"])
         if created is not None and (now - created).total_seconds() > _MIN_GRACE:
             find(None, "delivery_pending", f"delivery of execution {row['execution_id']} is "
                                            f"still pending since {row['created_at']}")
-    for row in home._incidents.list():
+    for row in home.incidents.list():
         if row["state"] in ("detected", "alerted"):
             find(row["job_id"], "incident_open", f"open incident {row['id']} "
                                                  f"({row['failure_type']}): "
@@ -7744,7 +7861,7 @@ def _doctor_job(home, job, now, settings, find):
         schedule = _checked_schedule(job.get("schedule"), job)
         if schedule["kind"] == "cron":
             cron = _cron(schedule["expr"])
-            if not cron._day_and:
+            if not cron.fields[5]:
                 zone = home.zone(job)
                 fires = _schedule_fires(schedule, zone, now, 3)
                 find(job_id, "day_fields_or",
@@ -7828,10 +7945,10 @@ def _why(home, ref):
         slot = None  # the job did not exist yet at that slot
     instant = _instant(slot) if slot is not None else None
     out["slot"] = instant
-    rows = home._ledger._rows("SELECT * FROM executions WHERE job_id=? AND scheduled_instant=? "
+    rows = home.ledger.select("SELECT * FROM executions WHERE job_id=? AND scheduled_instant=? "
                               "ORDER BY rowid DESC LIMIT 1", (job["id"], instant)) \
         if instant else []
-    skips = home._ledger._rows("SELECT * FROM cron_skips WHERE job_id=? AND (scheduled_instant=? "
+    skips = home.ledger.select("SELECT * FROM cron_skips WHERE job_id=? AND (scheduled_instant=? "
                                "OR scheduled_instant IS NULL) ORDER BY at DESC LIMIT 1",
                                (job["id"], instant)) if instant else []
     if rows:
@@ -8094,10 +8211,10 @@ def _on_calendar(expr, zone):
                 start = prev = v
         return ",".join(out)
 
-    dow = cron._dow[0]
+    minutes, hours, dom, months, dow, _ = cron.fields
     days = "" if len(dow) == 7 else ",".join(_DOW_SYSTEMD[d] for d in sorted(dow)) + " "
-    return (f"{days}*-{values(cron._months, 1, 12)}-{values(cron._dom[0], 1, 31)} "
-            f"{values(cron._hours, 0, 23)}:{values(cron._minutes, 0, 59)}:00 {zone}")
+    return (f"{days}*-{values(months, 1, 12)}-{values(dom, 1, 31)} "
+            f"{values(hours, 0, 23)}:{values(minutes, 0, 59)}:00 {zone}")
 
 
 def _systemd_daemon(unit, command):
@@ -8171,27 +8288,28 @@ class CronHome:
     """
 
     def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=None, runner=None):
-        self.environ = os.environ if environ is None else environ
+        environ = os.environ if environ is None else environ
         if lock_timeout is None:
-            lock_timeout = _env_seconds(self.environ, "LOCK_TIMEOUT", _LOCK_TIMEOUT)
-        raw = os.fspath(path) if path is not None else _home_path(self.environ)
-        self.path = os.path.abspath(os.path.expanduser(raw))
-        self.clock = clock if clock is not None else _env_clock(self.environ)
-        self._store = _JobStore(self.path, lock_timeout)
-        self._ledger = _Ledger(self.path, self.environ)
-        self._notepad = _Notepad(self.path, self.environ)
-        self._deliveries = _Deliveries(self.path, self.environ)
-        self._incidents = _Incidents(self._ledger)
-        self._runs = _Runs()
-        self._heartbeat = _FireHeartbeat()
-        self._books = _Bookkeeper()
-        self._ran = set()  # jobs whose runs finished since the last prune
-        self._observer = None  # the log of 'tick' and 'daemon' (see _notify)
-        self._settings = None
-        self._default_zone = None  # (settings, zone variables, the zone they gave)
-        self._bad_config = {}
-        self.runner = runner
-        self.config_warnings = []
+            lock_timeout = _env_seconds(environ, "LOCK_TIMEOUT", _LOCK_TIMEOUT)
+        raw = os.fspath(path) if path is not None else _home_path(environ)
+        self.scheduler = _Scheduler(os.path.abspath(os.path.expanduser(raw)),
+                                    clock if clock is not None else _env_clock(environ),
+                                    environ, lock_timeout, runner)
+
+    path = property(lambda self: self.scheduler.path, doc="The home directory.")
+    environ = property(lambda self: self.scheduler.environ, doc="The environment it reads.")
+    clock = property(lambda self: self.scheduler.clock, doc="The clock it reads.")
+    config_warnings = property(lambda self: self.scheduler.config_warnings,
+                               doc="Warnings of the last configuration load (e.g. unknown keys).")
+
+    @property
+    def runner(self):
+        """The callable that runs agent jobs, or None."""
+        return self.scheduler.runner
+
+    @runner.setter
+    def runner(self, value):
+        self.scheduler.runner = value
 
     def __repr__(self):
         return f"CronHome({self.path!r})"
@@ -8204,64 +8322,42 @@ class CronHome:
 
     def close(self):
         """Close the database connections (they reopen on the next use)."""
-        self._ledger.close()
-        self._deliveries.close()
+        self.scheduler.ledger.close()
+        self.scheduler.deliveries.close()
 
     @property
     def settings(self):
         """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
-        if self._settings is None:
-            self._settings, self.config_warnings, _ = _load_config(self.path, self.environ)
-            _remember_secrets(self._settings, self.environ)
-        return self._settings
+        return self.scheduler.settings
 
     def now(self):
         """Return the clock's current instant as an aware UTC datetime."""
-        now = self.clock()
-        if now.tzinfo is None:
-            raise ValueError("the clock must return an aware datetime")
-        return now.astimezone(_UTC)
+        return self.scheduler.now()
 
     @property
     def scripts_dir(self):
         """The directory job scripts must live in."""
-        configured = self.settings.get("scripts_dir")
-        if configured:
-            return os.path.join(self.path, os.path.expanduser(configured))
-        return os.path.join(os.path.dirname(self.path), "scripts")
+        return self.scheduler.scripts_dir
 
     @property
     def skills_dir(self):
         """The directory searched for ``<name>/SKILL.md`` skill files."""
-        configured = self.settings.get("skills_dir")
-        if configured:
-            return os.path.join(self.path, os.path.expanduser(configured))
-        return os.path.join(os.path.dirname(self.path), "skills")
+        return self.scheduler.skills_dir
 
     def zone(self, job=None):
         """Return the zone of *job* (or the home's default zone)."""
-        if isinstance(job, dict) and job.get("tz"):
-            return _job_zone(job, self.settings, self.environ)
-        # The default zone is resolved once per configuration load (every
-        # tick reloads it) and zone environment: a thousand jobs need not read
-        # /etc/localtime each.
-        settings = self.settings
-        env = (self.environ.get("HERMES_TIMEZONE"), self.environ.get("TZ"))
-        cached = self._default_zone
-        if cached is None or cached[0] is not settings or cached[1] != env:
-            cached = self._default_zone = (settings, env, _job_zone({}, settings, self.environ))
-        return cached[2]
+        return self.scheduler.zone(job)
 
     # -- reading --------------------------------------------------------------
 
     def jobs(self, include_all=True):
         """Return the job records (dicts); without *include_all*, not completed ones."""
-        jobs = [j for j in self._store.load()[1] if isinstance(j, dict)]
+        jobs = [j for j in self.scheduler.store.load()[1] if isinstance(j, dict)]
         return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
 
     def job(self, ref):
         """Return the job with id or (case-insensitive, unique) name *ref*."""
-        return _find_job(self._store.load()[1], ref)
+        return _find_job(self.scheduler.store.load()[1], ref)
 
     def next_fires(self, what, count=5, *, tz=None, after=None):
         """Return the next *count* fire times of a job (id or name) or a schedule text.
@@ -8311,7 +8407,7 @@ class CronHome:
         *schedule* is any form ``parse_schedule`` accepts.  Raises
         ``InvalidInputError`` (nothing is written) for any invalid field.
         """
-        _check_not_in_job(self, "add")
+        _check_not_in_job(self.scheduler, "add")
         now = self.now()
         settings = self.settings
         fields = {"prompt": prompt, "tz": tz, "script": script, "workdir": workdir,
@@ -8354,7 +8450,7 @@ class CronHome:
             jobs.append(_ordered(job))
             return jobs[-1]
 
-        return self._store.mutate(change, now)
+        return self.scheduler.store.mutate(change, now)
 
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
@@ -8363,7 +8459,7 @@ class CronHome:
         ``prompt`` included, not ``paused``/``reason``); ``None`` leaves a
         field alone and ``""`` clears an optional one.
         """
-        _check_not_in_job(self, "edit")
+        _check_not_in_job(self.scheduler, "edit")
         unknown = set(changes) - _EDITABLE
         if unknown:
             raise InvalidInputError("unknown job field", sorted(unknown)[0],
@@ -8426,7 +8522,7 @@ class CronHome:
             job.update(new)
             return dict(job)
 
-        return self._store.mutate(change, now)
+        return self.scheduler.store.mutate(change, now)
 
     def _fields(self, fields, clearing=False):
         """Validate the plain text fields of a job; ``""`` clears them when *clearing*."""
@@ -8449,7 +8545,7 @@ class CronHome:
 
     def pause_job(self, ref, reason=None):
         """Pause a job (it keeps its ``next_run_at``) and return its record."""
-        _check_not_in_job(self, "pause")
+        _check_not_in_job(self.scheduler, "pause")
         now = self.now()
 
         def change(jobs):
@@ -8463,7 +8559,7 @@ class CronHome:
             job.pop("pending_slot", None)
             return dict(job)
 
-        return self._store.mutate(change, now)
+        return self.scheduler.store.mutate(change, now)
 
     def resume_job(self, ref, *, run_now=False, at=None):
         """Resume a paused job and return its record.
@@ -8473,7 +8569,7 @@ class CronHome:
         it due now; *at* (an ISO time) sets its next run, and re-arms a
         finished one-shot.
         """
-        _check_not_in_job(self, "resume")
+        _check_not_in_job(self.scheduler, "resume")
         if run_now and at is not None:
             raise InvalidInputError("--run-now and --at exclude each other", at, "pick one")
         now = self.now()
@@ -8512,26 +8608,26 @@ class CronHome:
             job.update(enabled=True, state="scheduled", paused_at=None, paused_reason=None)
             return dict(job)
 
-        return self._store.mutate(change, now)
+        return self.scheduler.store.mutate(change, now)
 
     def remove_job(self, ref):
         """Delete a job and its output documents; return the removed record."""
-        _check_not_in_job(self, "remove")
+        _check_not_in_job(self.scheduler, "remove")
 
         def change(jobs):
             job = _find_job(jobs, ref)
             jobs.remove(job)
             return job
 
-        job = self._store.mutate(change, self.now())
-        _forget_job(self, job)
+        job = self.scheduler.store.mutate(change, self.now())
+        _forget_job(self.scheduler, job)
         return job
 
     # -- notepad and prompt -----------------------------------------------------
 
     def notepad(self, ref):
         """Return a job's notepad entries: ``[{key, value, updated_at}]`` sorted by key."""
-        return self._notepad.list(self.job(ref)["id"])
+        return self.scheduler.notepad.list(self.job(ref)["id"])
 
     def set_note(self, ref, key, value):
         """Set a notepad key of a job.
@@ -8541,12 +8637,12 @@ class CronHome:
         exceed 65,536 bytes; nothing changes then.
         """
         job_id = self._note_job(ref, "notepad set")
-        self._notepad.set(job_id, key, value, self.now())
+        self.scheduler.notepad.set(job_id, key, value, self.now())
 
     def get_note(self, ref, key):
         """Return the value of a notepad key; ``JobNotFoundError`` if it is not set."""
         job_id = self.job(ref)["id"]
-        for note in self._notepad.list(job_id):
+        for note in self.scheduler.notepad.list(job_id):
             if note["key"] == key:
                 return note["value"]
         raise JobNotFoundError(f"no notepad key for job {job_id}", key,
@@ -8555,14 +8651,14 @@ class CronHome:
     def delete_note(self, ref, key):
         """Delete a notepad key; ``JobNotFoundError`` if it is not set."""
         job_id = self._note_job(ref, "notepad delete")
-        if not self._notepad.delete(job_id, key):
+        if not self.scheduler.notepad.delete(job_id, key):
             raise JobNotFoundError(f"no notepad key for job {job_id}", key,
                                    f"list the keys with 'notepad {job_id} list'")
 
     def _note_job(self, ref, command):
         job_id = self.job(ref)["id"]
         if self.environ.get(_ENV_PREFIX + "JOB_ID") != job_id:
-            _check_not_in_job(self, command)  # a job may write its own notepad only
+            _check_not_in_job(self.scheduler, command)  # a job may write its own notepad only
         return job_id
 
     def prompt(self, ref):
@@ -8584,7 +8680,7 @@ class CronHome:
                                         "is the result", job["id"], "see 'runs JOB' instead")
             block = (f"## Script Output\n\n```\n(the output of script {job['script']}, run "
                      f"when the job fires)\n```\n\n")
-        assembled = _assemble_prompt(self, job, block)
+        assembled = _assemble_prompt(self.scheduler, job, block)
         text, reason = _scan_prompt(assembled.text, assembled.lenient,
                                     _allowed_rules(job, assembled))
         if reason is None and assembled.lenient and not assembled.skills:
@@ -8605,7 +8701,7 @@ class CronHome:
         (execution ids marked ``unknown``).  A failing job is recorded in the
         ledger, not raised.
         """
-        report, _ = _tick(self, wait=True)
+        report, _ = _tick(self.scheduler, wait=True)
         return _public_report(report)
 
     def run_job(self, ref, occurrence=None):
@@ -8620,11 +8716,11 @@ class CronHome:
         ``cron_skips`` and returned as ``{"status": "skipped", "reason",
         "detail", ...}``.  Raises ``BusyError`` if the job is running.
         """
-        _check_not_in_job(self, "run")
+        _check_not_in_job(self.scheduler, "run")
         # A broken config.json refuses here (exit 2, naming the key), as add does,
         # rather than leaving a failed execution behind.
         self.settings  # noqa: B018 (read for its validation)
-        row, existing = _run_now(self, ref, occurrence)
+        row, existing = _run_now(self.scheduler, ref, occurrence)
         return dict(row, already=existing)
 
     def runs(self, ref=None, limit=20):
@@ -8637,7 +8733,7 @@ class CronHome:
                 job_id = self.job(ref)["id"]
             except JobNotFoundError:
                 job_id = ref  # the runs of a removed job stay readable by id
-        return self._ledger.rows(job_id, limit)
+        return self.scheduler.ledger.rows(job_id, limit)
 
     def incidents(self, state=None, ref=None):
         """Return incident rows (the table's columns), most recently seen first."""
@@ -8650,12 +8746,12 @@ class CronHome:
                 job_id = self.job(ref)["id"]
             except JobNotFoundError:
                 job_id = ref
-        return self._incidents.list(state, job_id)
+        return self.scheduler.incidents.list(state, job_id)
 
     def ack_incident(self, iid):
         """Close an incident for good: the same error stops alerting (returns the row)."""
-        _check_not_in_job(self, "incidents ack")
-        row = self._incidents.ack(self._incident_id(iid), self.now())
+        _check_not_in_job(self.scheduler, "incidents ack")
+        row = self.scheduler.incidents.ack(self._incident_id(iid), self.now())
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
                                    "list them with 'python -m hermes_cron incidents'")
@@ -8666,8 +8762,8 @@ class CronHome:
 
         Idempotent: an incident that is not closed is returned unchanged.
         """
-        _check_not_in_job(self, "incidents reopen")
-        row = self._incidents.reopen(self._incident_id(iid))
+        _check_not_in_job(self.scheduler, "incidents reopen")
+        row = self.scheduler.incidents.reopen(self._incident_id(iid))
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
                                    "list them with 'python -m hermes_cron incidents --all'")
@@ -8675,7 +8771,7 @@ class CronHome:
 
     def _incident_id(self, ref):
         """The id of the incident *ref* names in full or by a unique prefix (else *ref*)."""
-        return _by_prefix(ref, [row["id"] for row in self._incidents.list(None, None)],
+        return _by_prefix(ref, [row["id"] for row in self.scheduler.incidents.list(None, None)],
                           "incident id") or ref
 
     def deliveries(self, status=None, limit=100):
@@ -8683,26 +8779,26 @@ class CronHome:
         if status is not None and status not in _DELIVERY_STATUSES:
             raise InvalidInputError("unknown delivery status", status,
                                     f"use one of {', '.join(_DELIVERY_STATUSES)}")
-        return self._deliveries.rows(status=status, limit=limit)
+        return self.scheduler.deliveries.rows(status=status, limit=limit)
 
     def status(self):
         """Return the ticker's health, what is due and what needs an operator (reads only)."""
-        return _status_counts(self, _status(self))
+        return _status_counts(self.scheduler, _status(self.scheduler))
 
     def doctor(self):
         """Run read-only health checks: ``{"ok": bool, "findings": [{job_id, code, message}]}``."""
-        return _doctor(self)
+        return _doctor(self.scheduler)
 
     def why(self, ref):
         """Explain why a job did or did not run at its last due slot (a dict; reads only)."""
-        return _why(self, ref)
+        return _why(self.scheduler, ref)
 
     def outputs(self, ref):
         """Return a job's run documents, oldest first: ``[{file, execution_id, run_time}]``."""
         job = self.job(ref)
-        directory = _output_dir(self, job["id"])
+        directory = _output_dir(self.scheduler, job["id"])
         out = []
-        for name, head in _docs_by_time(self, directory):
+        for name, head in _docs_by_time(self.scheduler, directory):
             path = os.path.join(directory, name)
             out.append({"file": path, "execution_id": head.get("Execution"),
                         "run_time": head.get("Run Time"), "status": head.get("Status")})
@@ -8743,11 +8839,11 @@ class CronHome:
         if engine == "jobs":
             import json
 
-            return json.dumps(_jobs_file(self, list(refs)), indent=2, ensure_ascii=False) + "\n"
+            return json.dumps(_jobs_file(self.scheduler, list(refs)), indent=2, ensure_ascii=False) + "\n"
         if engine not in ("crontab", "systemd", "kubernetes"):
             raise InvalidInputError("unknown export format", engine,
                                     "use crontab, systemd, kubernetes or jobs")
-        return _export(self, engine, list(refs), tick, image)
+        return _export(self.scheduler, engine, list(refs), tick, image)
 
     def apply(self, entries, *, prune=False, dry_run=False):
         """Make the jobs match a jobs file's *entries* (a list of dicts); return the plan.
@@ -8764,7 +8860,7 @@ class CronHome:
         ``create``, ``update``, ``unchanged`` or ``delete``; *dry_run*
         returns it and writes nothing.
         """
-        return _apply(self, entries, prune, dry_run)
+        return _apply(self.scheduler, entries, prune, dry_run)
 
     def daemon(self, stop=None, drain=None):
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
@@ -8776,7 +8872,7 @@ class CronHome:
         later, and finishes those runs ``failed`` ("interrupted by SIGTERM",
         or SIGINT) with no incident and no alert.
         """
-        _daemon(self, stop, drain)
+        _daemon(self.scheduler, stop, drain)
 
 
 def _public_report(report):
@@ -8922,7 +9018,7 @@ def _status_page(home):
 
 def _job_page(home, ref):
     """The status site's page of one job: the ``show JOB`` view."""
-    view = _job_view(home, ref)
+    view = _job_view(home.scheduler, ref)
     job = view["job"]
     facts = [("id", job.get("id")), ("name", job.get("name")),
              ("schedule", f"{view['schedule']}" + (f"  ({view['expression']})"
@@ -9114,21 +9210,23 @@ def _apply_entry(home, jobs, entry, fields, now):
         raise InvalidInputError(f"the name matches {len(matches)} jobs ({ids})", entry["name"],
                                 "rename all but one with 'edit ID --name NEW', or remove them")
     current = matches[0] if matches else None
-    shadow = copy.copy(home)  # the same settings and checks, on a job list in memory
+    # A facade with the same settings and checks, over a job list in memory.
+    shadow = object.__new__(CronHome)
+    shadow.scheduler = copy.copy(home)
     args = {k: v for k, v in entry.items() if k != "name" and v is not None}  # null: left out
     if current is None:
-        shadow._store = _ListStore(jobs)  # add_job appends the new job to *jobs*
+        shadow.scheduler.store = _ListStore(jobs)  # add_job appends the new job to *jobs*
         job = shadow.add_job(name=entry["name"], **args)
         return {"action": "create", "name": job["name"], "id": job["id"],
                 "changes": [{"field": k, "from": None, "to": v} for k, v in entry.items()
                             if v is not None]}
-    shadow._store = _ListStore([j for j in jobs if j is not current])
+    shadow.scheduler.store = _ListStore([j for j in jobs if j is not current])
     schedule = current.get("schedule") if isinstance(current.get("schedule"), dict) else {}
     if schedule.get("kind") == "once" and entry["schedule"].strip() == schedule.get("run_at"):
         # The one-shot it already has, perhaps past by now: checked as of its own time.
         run_at = _parse_stored(schedule["run_at"])
         if run_at is not None:
-            shadow.clock = lambda: run_at
+            shadow.scheduler.clock = lambda: run_at
     want = shadow.add_job(name=entry["name"], **args)
     names = _unique_names([j for j in jobs if isinstance(j, dict)])
     new, changes = dict(current), []
@@ -9186,16 +9284,16 @@ def _apply(home, entries, prune, dry_run):
     _check_jobs_file(entries, fields)
     now = home.now()
     if dry_run:
-        jobs = [dict(j) if isinstance(j, dict) else j for j in home._store.load()[1]]
+        jobs = [dict(j) if isinstance(j, dict) else j for j in home.store.load()[1]]
         plan = _apply_plan(home, jobs, entries, fields, prune, now)
         for step in plan:
             if step["action"] == "create":
                 step["id"] = None  # none is made
         return plan
-    with home._store.locked() as (doc, jobs):
+    with home.store.locked() as (doc, jobs):
         plan = _apply_plan(home, jobs, entries, fields, prune, now)
         if any(step["action"] != "unchanged" for step in plan):
-            home._store.save(dict(doc), jobs, now)  # one write: all of the file, or none
+            home.store.save(dict(doc), jobs, now)  # one write: all of the file, or none
     for step in plan:
         if step["action"] == "delete":
             _forget_job(home, step)
@@ -9212,9 +9310,9 @@ def _forget_job(home, job):
             shutil.rmtree(_output_dir(home, job_id), ignore_errors=True)
         except InvalidInputError:
             pass
-        home._notepad.clear(job_id)
+        home.notepad.clear(job_id)
     if isinstance(job_id, str):
-        home._ledger.forget(job_id, home.now())
+        home.ledger.forget(job_id, home.now())
 
 
 # =============================================================================
@@ -9574,7 +9672,7 @@ def _say_job(home, verb, job, args):
         for gap in _upstream_gaps(job, home.path):
             print(_printable(f"{_PROG}: warning: an upstream Hermes ticker could not run this "
                              f"job as written: {gap}"), file=sys.stderr)
-        for _code, message in _preflight(home, job):
+        for _code, message in _preflight(home.scheduler, job):
             print(_printable(f"{_PROG}: warning: {message}"), file=sys.stderr)
     if args.json:
         _print_json(job)
@@ -9690,11 +9788,11 @@ class _TickLog:
 
     def _finished(self, claim):
         home, eid = self.home, claim.eid
-        row = home._ledger.get([eid]).get(eid) or {"status": "failed"}
+        row = home.scheduler.ledger.get([eid]).get(eid) or {"status": "failed"}
         outcome, error = row["status"], row.get("error")
         if outcome == "completed" and row.get("delivery_outcome") == "failed":
             try:
-                error = home._deliveries.row(eid)["error"]
+                error = home.scheduler.deliveries.row(eid)["error"]
             except Exception:  # e.g. a damaged deliveries.db: the tick reports it
                 error = None
             outcome, error = "delivery_failed", error or "delivery failed (see 'deliveries')"
@@ -9756,7 +9854,7 @@ class _TickLog:
 
 
 def _cmd_tick(home, args):
-    home._observer = log = _TickLog(home, args.json)
+    home.scheduler.observer = log = _TickLog(home, args.json)
     report = home.tick()
     log.report(report)
     return EXIT_FAILURE if any(report.get(k) for k in (
@@ -9766,7 +9864,7 @@ def _cmd_tick(home, args):
 def _cmd_run(home, args):
     with _stop_runs_on_signals(home):
         row = home.run_job(args.job, args.occurrence)
-    interrupted = home._runs.stopping
+    interrupted = home.scheduler.runs.stopping
     if interrupted and not row["already"] and row["status"] != "skipped":
         if args.json:
             _print_json(row)
@@ -9821,7 +9919,7 @@ def _stop_runs_on_signals(home):
         grace = _env_seconds(home.environ, "KILL_GRACE_SECONDS", _STOP_GRACE)
 
         def on_signal(signum, _frame):
-            threading.Thread(target=home._runs.stop, args=(signal.Signals(signum).name, grace),
+            threading.Thread(target=home.scheduler.runs.stop, args=(signal.Signals(signum).name, grace),
                              daemon=True, name="hermes-cron-stop").start()
 
         saved = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -10004,7 +10102,7 @@ def _cmd_apply(home, args):
     for step in plan:
         if step["action"] in ("create", "update"):
             # The entry holds the fields a run needs in their stored form.
-            for _code, message in _preflight(home, declared[step["name"].casefold()]):
+            for _code, message in _preflight(home.scheduler, declared[step["name"].casefold()]):
                 print(_printable(f"{_PROG}: warning: {step['name']}: {message}"),
                       file=sys.stderr)
         if args.json:
@@ -10161,8 +10259,8 @@ def _cmd_notepad(home, args):
 
 
 def _cmd_daemon(home, args):
-    home._observer = log = _TickLog(home, args.json, daemon=True)
-    _daemon(home, None, None, log.report)
+    home.scheduler.observer = log = _TickLog(home, args.json, daemon=True)
+    _daemon(home.scheduler, None, None, log.report)
 
 
 def _status_count_rows(info):
@@ -10191,7 +10289,7 @@ def _with_ping(home, args):
 
 
 def _cmd_show(home, args):
-    view = _job_view(home, args.job)
+    view = _job_view(home.scheduler, args.job)
     if args.json:
         _print_json(view)
         return
@@ -10229,9 +10327,9 @@ def _cmd_show(home, args):
 
 def _cmd_metrics(home, args):
     if args.textfile:
-        _write_metrics_textfile(home, os.path.abspath(args.textfile))
+        _write_metrics_textfile(home.scheduler, os.path.abspath(args.textfile))
     else:
-        sys.stdout.write(_metrics_text(home))
+        sys.stdout.write(_metrics_text(home.scheduler))
 
 
 # --- 17.1 serve: the read-only status site -----------------------------------
@@ -10304,7 +10402,7 @@ def _status_handler(home, token):
             if path.startswith("/job/"):
                 return 200, "text/html; charset=utf-8", _job_page(reader, unquote(path[5:]))
             if path == "/metrics":
-                return 200, "text/plain; version=0.0.4; charset=utf-8", _metrics_text(reader)
+                return 200, "text/plain; version=0.0.4; charset=utf-8", _metrics_text(reader.scheduler)
             if path == "/healthz":
                 info = reader.status()
                 if info["heartbeat_age_seconds"] is None:

@@ -1807,7 +1807,7 @@ def write_config(home, data):
     os.makedirs(home.path, exist_ok=True)
     with open(os.path.join(home.path, "config.json"), "w") as f:
         f.write(data if isinstance(data, str) else json.dumps(data))
-    home._settings = None  # read it again on next use
+    home.scheduler.forget_settings()  # read it again on next use
 
 
 def test_config_defaults(home):
@@ -1903,7 +1903,7 @@ def test_add_job_default_name_and_zones(home, env):
     home.environ["HERMES_TIMEZONE"] = "Asia/Tokyo"
     assert home.add_job("0 9 * * *", "p")["next_run_at"] == "2026-03-07T09:00:00+09:00"
     write_config(home, {"timezone": "America/New_York"})
-    home._settings = None
+    home.scheduler.forget_settings()
     assert home.add_job("0 9 * * *", "p")["next_run_at"] == "2026-03-06T09:00:00-05:00"
 
 
@@ -2101,7 +2101,7 @@ def test_store_sweeps_stale_temp_files(home):
 def test_store_locked_error_and_nothing_written(home):
     home.add_job("@daily", "p")
     before = jobs_bytes(home)
-    home._store.lock_timeout = 0.2
+    home.scheduler.store.lock_timeout = 0.2
     with hc._FileLock(os.path.join(home.path, ".jobs.lock"), 1):
         with pytest.raises(hc.StoreLockedError):
             home.add_job("@daily", "q")
@@ -2141,7 +2141,7 @@ def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
     assert summary == (f"{st.st_size} {st.st_mtime_ns} {st.st_ino} "
                        f"{hc.parse_iso(a['next_run_at']).timestamp()!r} "
                        f"{clock.now.timestamp()!r}\n")
-    store = home._store
+    store = home.scheduler.store
     assert store.nothing_due(clock.now + timedelta(minutes=59))
     assert not store.nothing_due(clock.now + timedelta(minutes=60))
     set_job(home, a["id"], fire_claim={"at": hc._iso(clock.now), "by": "x",
@@ -5049,7 +5049,7 @@ def test_script_arguments_are_split_like_a_shell_but_never_run_by_one(home, tmp_
 
 def test_operator_allows_a_named_scanner_rule_for_one_job(home, cli, clock):
     write_config(home, {"agent": {"command": "cat"}})  # a runner: no preflight warning
-    home._settings = None
+    home.scheduler.forget_settings()
     prompt = "Check whether authorized_keys on the bastion changed"
     rc, _, err = cli("add", "@daily", prompt, "--name", "bastion")
     assert rc == 2 and err == (
@@ -5103,7 +5103,7 @@ def test_the_agent_gets_a_notepad_command_that_works_from_anywhere(home, tmp_pat
     write_config(home, {"agent": {"command": (
         'cmd=$(sed -n "s/.*Update them with \\`\\(.*\\) set KEY VALUE\\`.*/\\1/p"); '
         'cd / && unset PYTHONPATH && eval "$cmd set mood calm" && echo noted')}})
-    home._settings = None
+    home.scheduler.forget_settings()
     job = home.add_job("@daily", "Keep notes.", name="notes")
     home.set_note("notes", "mood", "tense")
     row = home.run_job(job["id"])
@@ -5341,7 +5341,7 @@ def test_empty_notepad_keeps_the_prompt_byte_identical(home, agent):
     home.delete_note(job["id"], "k")
     home.run_job(job["id"])
     assert agent[0] == agent[1] == hc.CRON_HINT + "Same words."
-    assert home._notepad.render(job["id"]) == ""
+    assert home.scheduler.notepad.render(job["id"]) == ""
 
 
 def test_script_fence_survives_backticks_in_output(home, agent, tmp_path):
@@ -5511,7 +5511,7 @@ def test_remove_job_clears_its_notepad(home):
     home.set_note(job["id"], "k", "v")
     home.set_note(keep["id"], "k", "v")
     home.remove_job(job["id"])
-    assert home._notepad.list(job["id"]) == [] and len(home.notepad(keep["id"])) == 1
+    assert home.scheduler.notepad.list(job["id"]) == [] and len(home.notepad(keep["id"])) == 1
 
 
 NOTE_WRITER = textwrap.dedent("""
@@ -6178,7 +6178,7 @@ def _dl_home(tmp_path, _dl_clock, _dl_env):
 def _dl_config(home, data):
     with open(os.path.join(home.path, "config.json"), "w") as f:
         json.dump(data, f)
-    home._settings = None  # read it again
+    home.scheduler.forget_settings()  # read it again
 
 
 def _dl_script(home, name, body):
@@ -6765,7 +6765,7 @@ def set_job(home, job_id, **fields):
 
 def test_tick_skips_a_slot_while_the_job_still_runs(home, clock, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
-    ledger = home._ledger
+    ledger = home.scheduler.ledger
     eid = ledger.claim([(job["id"], "2026-03-06T12:05:00+00:00")], "builtin", NOW)[0]
     fake_owner(ledger, eid, process_id="b" * 32, pid=os.getpid(),
                started_at=hc._identity()["started_at"])  # alive, another process id
@@ -6782,7 +6782,7 @@ def test_tick_skips_a_slot_while_the_job_still_runs(home, clock, ok_script):
 
 def test_tick_expired_fire_claim_makes_the_row_unknown(home, clock, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
-    ledger = home._ledger
+    ledger = home.scheduler.ledger
     eid = ledger.claim([(job["id"], "2026-03-06T12:05:00+00:00")], "builtin", NOW)[0]
     fake_owner(ledger, eid, process_id="c" * 32, hostname="another-container")
     set_job(home, job["id"], next_run_at="2026-03-06T12:10:00+00:00",
@@ -6818,7 +6818,7 @@ def test_tick_respects_max_parallel_and_keeps_the_rest_due(home, clock, ok_scrip
     write_config(home, {"max_parallel": 1})
     a = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="a")
     b = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="b")
-    ledger = home._ledger
+    ledger = home.scheduler.ledger
     clock.advance(minutes=4)
     busy = ledger.claim([("cccccccccccc", None)], "manual", clock.now)[0]  # someone else's
     fake_owner(ledger, busy, process_id="d" * 32, hostname="elsewhere")
@@ -6863,7 +6863,7 @@ def test_tick_capacity_is_fair_oldest_due_first_and_every_hold_back_is_recorded(
         clock.advance(minutes=1)
     assert sorted(ran) == sorted(ids) and len(set(ran)) == 60
     assert ran[:6] == ids[:6]  # held-back jobs (due 12:00) went before those just due
-    skips = home._ledger._rows("SELECT job_id, reason FROM cron_skips")
+    skips = home.scheduler.ledger.select("SELECT job_id, reason FROM cron_skips")
     assert {r["reason"] for r in skips} == {"max_parallel"}
     # Every job was held back at some slot (the first three from 12:01 on).
     assert {r["job_id"] for r in skips} == set(ids)
@@ -7001,7 +7001,7 @@ def test_tick_hold_backs_cover_every_due_slot_and_why_explains_them(home, clock,
     # c, held at 12:00 and 12:01, fires its latest slot; the earlier ones are on record.
     assert fired == [(ids[0], "2026-03-06T12:00:00+00:00"), (ids[1], "2026-03-06T12:01:00+00:00"),
                      (ids[2], "2026-03-06T12:02:00+00:00")]
-    held = {(r["job_id"], r["scheduled_instant"]) for r in home._ledger._rows(
+    held = {(r["job_id"], r["scheduled_instant"]) for r in home.scheduler.ledger.select(
         "SELECT job_id, scheduled_instant FROM cron_skips WHERE reason='max_parallel'")}
     assert {(ids[2], "2026-03-06T12:00:00+00:00"), (ids[2], "2026-03-06T12:01:00+00:00"),
             (ids[1], "2026-03-06T12:00:00+00:00")} <= held
@@ -7041,7 +7041,7 @@ def test_run_now_counts_a_finished_tick_run_whose_job_was_not_written(tmp_path, 
 
 def test_tick_settles_rows_no_claim_names_after_the_ttl(home, clock, ok_script):
     os.makedirs(home.path)
-    ledger = home._ledger
+    ledger = home.scheduler.ledger
     orphan = ledger.claim([("removedjob01", None)], "builtin", NOW)[0]
     fake_owner(ledger, orphan, process_id="e" * 32, boot_id="an-earlier-boot")
     clock.advance(minutes=4)
@@ -7372,7 +7372,7 @@ def test_catch_up_never_reruns_a_slot_completed_by_run_occurrence(home, clock, o
 def test_a_failing_drain_does_not_cost_the_claimed_runs(home, clock, ok_script, monkeypatch):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
     os.makedirs(home.path, exist_ok=True)
-    home._deliveries.connect()  # the queue exists, so the drain runs
+    home.scheduler.deliveries.connect()  # the queue exists, so the drain runs
 
     def broken(*args):
         raise sqlite3.OperationalError("database is locked")
@@ -7400,7 +7400,7 @@ def test_one_shot_waiting_for_capacity_keeps_its_grace(home, clock, ok_script):
     write_config(home, {"max_parallel": 1})
     job = home.add_job("in 5m", "", script=ok_script, no_agent=True)
     other = home.add_job("@daily", "p", name="busy")
-    ledger = home._ledger
+    ledger = home.scheduler.ledger
     clock.advance(minutes=5)
     busy = ledger.claim([(other["id"], None)], "manual", clock.now)[0]
     fake_owner(ledger, busy, process_id="d" * 32, hostname="elsewhere")
@@ -7417,7 +7417,7 @@ def test_one_shot_waiting_for_capacity_keeps_its_grace(home, clock, ok_script):
 
 def test_abandoned_pending_delivery_from_another_boot_is_sent(home, clock, tmp_path):
     os.makedirs(home.path)
-    queue = home._deliveries
+    queue = home.scheduler.deliveries
     target = tmp_path / "late.log"
     queue.enqueue("a" * 32, {"id": "abcdef012345", "name": "j", "deliver": f"file:{target}"},
                   "from before the reboot", False, clock.now)
@@ -7435,7 +7435,7 @@ def test_abandoned_pending_delivery_from_another_boot_is_sent(home, clock, tmp_p
 def test_run_occurrence_gives_the_slot_back_when_the_store_is_locked(home, clock, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
     clock.advance(minutes=6)
-    home._store.lock_timeout = 0.1
+    home.scheduler.store.lock_timeout = 0.1
     with hc._FileLock(os.path.join(home.path, ".jobs.lock"), 1):
         with pytest.raises(hc.StoreLockedError):
             home.run_job(job["id"], "auto")
@@ -7956,7 +7956,7 @@ def test_fault_a_commit_that_times_out_leaves_no_transaction_open(tmp_path):
         reader.wait(20)
         reader.stdout.close()
     led.record_skips([("abcdef012345", None, "overlap", "x")], NOW)  # the ledger goes on
-    assert led._rows("SELECT reason FROM cron_skips") == [{"reason": "overlap"}]
+    assert led.select("SELECT reason FROM cron_skips") == [{"reason": "overlap"}]
     led.close()
 
 
@@ -8924,7 +8924,7 @@ def observed_home(home, clock, ok_script, fail_script):
 
 def test_metrics_exposition_follows_the_text_format(home, clock, ok_script, fail_script):
     good, bad = observed_home(home, clock, ok_script, fail_script)
-    families = check_exposition(hc._metrics_text(home))
+    families = check_exposition(hc._metrics_text(home.scheduler))
     per_job = ("job_info", "job_enabled", "job_next_run_timestamp_seconds",
                "job_last_run_timestamp_seconds", "job_last_success_timestamp_seconds",
                "job_last_duration_seconds", "job_failure_streak")
@@ -8985,13 +8985,13 @@ def test_an_empty_tick_builds_no_redactor_and_imports_no_difflib(home, clock, mo
     write_config(home, {"providers": {"local": {"base_url": "http://127.0.0.1:9",
                                                 "api_key_env": "LOCAL_KEY"}},
                         "webhook_secret_env": "HOOK_SECRET"})
-    home._settings = None
+    home.scheduler.forget_settings()
     home.tick()
     clock.advance(minutes=1)
     monkeypatch.setattr(hc, "_REDACTOR", None)
     monkeypatch.setattr(hc, "_Redactor", lambda: pytest.fail("the redactor was built"))
     monkeypatch.delitem(sys.modules, "difflib", raising=False)
-    home._settings = None
+    home.scheduler.forget_settings()
     assert home.tick()["dispatched"] == []
     assert "difflib" not in sys.modules
 
@@ -9000,7 +9000,7 @@ def test_metrics_ticker_stamps_read_the_decimal_epochs_ticks_write(home, clock):
     home.tick()
     clock.advance(minutes=1)
     home.tick()
-    text = hc._metrics_text(home)
+    text = hc._metrics_text(home.scheduler)
     epoch = clock.now.timestamp()
     assert f"hermes_cron_ticker_heartbeat_timestamp_seconds {epoch!r}\n" in text
     assert f"hermes_cron_ticker_last_success_timestamp_seconds {epoch!r}\n" in text
@@ -9011,7 +9011,7 @@ def test_metrics_parse_with_the_official_client(home, clock, ok_script, fail_scr
                                  reason="prometheus_client is not installed")
     observed_home(home, clock, ok_script, fail_script)
     names = {f.name: f.type for f in parser.text_string_to_metric_families(
-        hc._metrics_text(home))}
+        hc._metrics_text(home.scheduler))}
     assert names["hermes_cron_executions"] == "counter"  # the client drops _total
     assert names["hermes_cron_job_info"] == "gauge"
 
@@ -9020,10 +9020,10 @@ def test_metrics_counters_never_go_down_when_rows_are_pruned(home, clock, ok_scr
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
     for _ in range(3):
         home.run_job(job["id"])
-    home._ledger.record_skips([(job["id"], "2026-03-06T12:00:00+00:00", "overlap", "d")] * 2,
+    home.scheduler.ledger.record_skips([(job["id"], "2026-03-06T12:00:00+00:00", "overlap", "d")] * 2,
                               clock.now)
-    home._ledger.record_skip(job["id"], "2026-03-06T12:00:00+00:00", "overlap", "d", clock.now)
-    totals = hc._ledger_totals(home._ledger)
+    home.scheduler.ledger.record_skip(job["id"], "2026-03-06T12:00:00+00:00", "overlap", "d", clock.now)
+    totals = hc._ledger_totals(home.scheduler.ledger)
     assert (totals["executions"], totals["skips"]) == ({"completed": 3}, {"overlap": 1})
     home.close()
     db = sqlite3.connect(os.path.join(home.path, "executions.db"))
@@ -9032,9 +9032,9 @@ def test_metrics_counters_never_go_down_when_rows_are_pruned(home, clock, ok_scr
         db.execute("DELETE FROM cron_skips")
     db.close()
     again = hc.CronHome(home.path, clock=clock, environ=env)  # a restart
-    assert hc._ledger_totals(again._ledger)["executions"] == {"completed": 3}
+    assert hc._ledger_totals(again.scheduler.ledger)["executions"] == {"completed": 3}
     again.run_job(job["id"])
-    families = check_exposition(hc._metrics_text(again))
+    families = check_exposition(hc._metrics_text(again.scheduler))
     assert ({"status": "completed"}, 4.0) in families["hermes_cron_executions_total"][1]
     assert ({"reason": "overlap"}, 1.0) in families["hermes_cron_skips_total"][1]
 
@@ -9430,7 +9430,7 @@ def test_doctor_reports_failures_late_fires_incidents_and_pending_deliveries(hom
     job = home.add_job("0 * * * *", "", script="bad.sh", no_agent=True, name="bad")
     clock.advance(hours=1, minutes=10)  # fires late
     home.tick()
-    home._deliveries.enqueue("e" * 32, {"id": job["id"], "deliver": "stdout"}, "x", False,
+    home.scheduler.deliveries.enqueue("e" * 32, {"id": job["id"], "deliver": "stdout"}, "x", False,
                              clock.now - timedelta(minutes=10))
     codes = {f["code"]: f for f in home.doctor()["findings"]}
     assert set(codes) >= {"last_run_failed", "fire_late", "incident_open", "delivery_pending"}
@@ -9900,7 +9900,7 @@ def test_commands_inside_a_job_are_refused(home):
         with pytest.raises(hc.InvalidInputError):
             call()
     write_config(home, {"allow_agent_scheduling": True})
-    home._settings = None
+    home.scheduler.forget_settings()
     assert home.add_job("@daily", "q")
 
 
@@ -10145,14 +10145,14 @@ def test_upstream_running_row_of_a_dead_owner_is_settled_at_once(tmp_path, env, 
     claimed = hc.parse_iso(row["claimed_at"])
     # One minute after the claim: well inside the 300 s an unprovable owner gets.
     home = upstream_home(tmp_path, env, version, now=claimed + timedelta(minutes=1))
-    assert home._ledger.reconcile(home.now()) == [row["id"]]
+    assert home.scheduler.ledger.reconcile(home.now()) == [row["id"]]
     [after] = upstream_sql(home, "SELECT status, error FROM executions WHERE id=?", (row["id"],))
     assert after == {"status": "unknown", "error": hc._UNKNOWN_ERROR}
 
 
 def test_upstream_row_without_process_record_needs_a_start_time(home, clock):
     os.makedirs(home.path)
-    ledger = home._ledger
+    ledger = home.scheduler.ledger
     child = subprocess.Popen(["true"])
     child.wait()  # a pid that is gone
     rows = [ledger.claim([(f"job{n:09d}", None)], "builtin", NOW)[0] for n in range(2)]
@@ -10190,7 +10190,7 @@ def test_upstream_rows_are_read_by_name_in_the_forks_column_order(tmp_path, env)
     home = upstream_home(tmp_path, env, "0.22.2.post1")
     [row] = upstream_sql(home, "SELECT * FROM executions WHERE source='builtin' AND "
                                "status='failed'")
-    new, found = home._ledger.claim_occurrence(row["job_id"], row["scheduled_instant"],
+    new, found = home.scheduler.ledger.claim_occurrence(row["job_id"], row["scheduled_instant"],
                                                "external", home.now())
     assert new is None
     assert {k: found[k] for k in ("id", "status", "claimed_at", "error", "source")} == {
@@ -10217,11 +10217,11 @@ def test_upstream_documents_are_context_for_later_runs(tmp_path, env, version):
     home = upstream_home(tmp_path, env, version)
     ok, flaky, failing = (upstream_job(home, n)["id"] for n in ("ok-interval", "flaky",
                                                                  "fail-exit3"))
-    assert hc._latest_output(home, ok) == "hello from ok.sh\nsecond line of output"
-    assert hc._latest_output(home, flaky) == "flaky recovered"  # its newer, good run
-    assert hc._latest_output(home, failing) is None  # failures are no context
+    assert hc._latest_output(home.scheduler, ok) == "hello from ok.sh\nsecond line of output"
+    assert hc._latest_output(home.scheduler, flaky) == "flaky recovered"  # its newer, good run
+    assert hc._latest_output(home.scheduler, failing) is None  # failures are no context
     job = home.add_job("@daily", "Summarise.", context_from=[ok])
-    assert "hello from ok.sh" in hc._assemble_prompt(home, job).text
+    assert "hello from ok.sh" in hc._assemble_prompt(home.scheduler, job).text
 
 
 @pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
@@ -10364,7 +10364,7 @@ def test_upstream_field_values_direct_suppressed_closed_at_and_null_claim(home, 
     row = home.run_job(job["id"])
     assert (row["source"], row["delivery_outcome"]) == ("direct", "suppressed")
     assert "fire_claim" in home.job(job["id"]) and home.job(job["id"])["fire_claim"] is None
-    incidents = home._incidents
+    incidents = home.scheduler.incidents
     first = incidents.record(job["id"], "boom", None, NOW)
     incidents.resolve(job["id"], delivery=False, now=NOW + timedelta(minutes=1))
     resolved = incidents.get(first["id"])
@@ -11056,7 +11056,7 @@ def test_incident_ids_take_a_unique_prefix(cli, home, clock, flaky):
 def test_show_and_the_status_site_use_lists_friendly_schedules(cli, home, clock):
     job = home.add_job("every 1440m", "Daily digest.", name="daily")
     assert home.job("daily")["schedule_display"] == "every 1440m"  # stored as upstream writes it
-    assert hc._job_view(home, job["id"])["schedule"] == "every 1d"
+    assert hc._job_view(home.scheduler, job["id"])["schedule"] == "every 1d"
     assert "schedule   every 1d  (UTC)" in cli("show", "daily")[1]
     assert "<td>every 1d</td>" in hc._status_page(home)
     assert "  schedule  every 1d  (UTC)\n" in cli("pause", "daily")[1]  # and add, edit...
@@ -11203,6 +11203,28 @@ def test_meta_no_top_level_name_is_defined_twice():
     names += [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
               if isinstance(t, ast.Name)]
     assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+def test_meta_no_function_outside_a_class_touches_private_attributes():
+    # The tick's state has an owner (_Scheduler, public attributes); a
+    # function outside a class reads what it is given, never obj._private.
+    tree = ast.parse(SOURCE)
+    modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree)
+               if isinstance(n, ast.Import) for a in n.names}
+    found = []
+
+    def visit(node, in_class):
+        for child in ast.iter_child_nodes(node):
+            inside = in_class or isinstance(child, ast.ClassDef)
+            if not inside and isinstance(child, ast.Attribute) \
+                    and child.attr.startswith("_") and not child.attr.startswith("__") \
+                    and not (isinstance(child.value, ast.Name) and child.value.id in modules):
+                found.append((child.lineno, ast.unparse(child) if hasattr(ast, "unparse")
+                              else child.attr))
+            visit(child, inside)
+
+    visit(tree, False)
+    assert found == []
 
 
 def test_meta_syntax_stays_within_python_3_9_and_stdlib():
