@@ -400,6 +400,15 @@ def _iso(dt):
     return dt.replace(microsecond=0).isoformat()
 
 
+def _iso_exact(dt):
+    """Format a slot as ISO 8601 with its offset, at the precision it has.
+
+    A slot keeps its microseconds (upstream stores them): cut on one side
+    and not on the other, one slot would read as two.
+    """
+    return dt.isoformat()
+
+
 def _parse_stored(value):
     """Parse a stored ISO time quickly; None if it is not an aware ISO time."""
     if not isinstance(value, str):
@@ -519,6 +528,28 @@ _SQLITE_STORAGE_FIXES = {
 }
 
 
+def _open_own(path, flags, mode=0o600):
+    """``os.open`` a file of the home, never through a final symlink.
+
+    A link in the home could make a lock or a store of this home a file
+    anywhere else (created, locked, written there): it is refused, naming it.
+    """
+    try:
+        return os.open(path, flags | os.O_NOFOLLOW, mode)
+    except OSError as exc:
+        import errno
+
+        if exc.errno == errno.ELOOP:
+            _refuse_link(path)
+        raise
+
+
+def _refuse_link(path):
+    raise StorageError(f"{os.path.basename(path)} is a symbolic link; the files of a home "
+                       f"are opened only as themselves", path,
+                       "remove the link (move the real file into the home if it is one)")
+
+
 def _as_storage_error(exc, path):
     """*exc* (an ``OSError`` or SQLite error) as a ``StorageError`` naming *path*.
 
@@ -621,7 +652,7 @@ class _FileLock:
     def __enter__(self):
         import fcntl
 
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = _open_own(self.path, os.O_RDWR | os.O_CREAT)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -2233,12 +2264,14 @@ class _JobStore:
         import json
 
         try:
-            with open(self.path, "rb") as f:
+            with os.fdopen(_open_own(self.path, os.O_RDONLY), "rb") as f:
                 data = f.read()
                 self.read_stat = os.fstat(f.fileno())
         except FileNotFoundError:
             self.read_stat = None
             return {}, []
+        except StorageError:
+            raise
         except OSError as exc:
             raise StoreCorruptError(f"cannot read jobs.json ({exc.strerror})", self.path,
                                     "fix the file's permissions") from None
@@ -3974,7 +4007,7 @@ def _open_rw(path, wal):
     """
     import sqlite3
 
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = _open_own(path, os.O_RDWR | os.O_CREAT)
     try:
         fresh = os.fstat(fd).st_size == 0
     finally:
@@ -4029,6 +4062,8 @@ def _read_only(path):
     """
     import sqlite3
 
+    if os.path.islink(path):
+        _refuse_link(path)
     if os.path.exists(path + "-journal") and os.path.getsize(path + "-journal") > 0:
         # A writer died mid-transaction: SQLite must roll its journal back
         # (restoring the file as it was) before anyone can read, and a
@@ -4076,9 +4111,12 @@ def _transaction(conn):
 
 
 def _instant(value):
-    """Return the canonical UTC ISO identity of a slot (``...+00:00``), or None."""
+    """Return the canonical UTC ISO identity of a slot (``...+00:00``), or None.
+
+    At the precision the slot has: whole seconds, or microseconds if it has them.
+    """
     dt = _parse_stored(value) if isinstance(value, str) else value
-    return _iso(dt.astimezone(_UTC)) if dt is not None else None
+    return _iso_exact(dt.astimezone(_UTC)) if dt is not None else None
 
 
 # --- 11.2 Incidents ----------------------------------------------------------
@@ -4566,11 +4604,14 @@ class _Deliveries:
             if owner == me["process_id"]:
                 continue  # our own run is handling it right now
             age = now - (_parse_stored(created) or now)
-            # Enqueue and claim follow each other within milliseconds and a send
-            # is bounded, so old rows are abandoned even where death is unprovable
-            # (another boot or container).
-            dead = ledger.owner_dead(owner, pid, started) or age > (
-                _ABANDONED_PENDING if status == "pending" else _ABANDONED_DELIVERING)
+            # On this host the owner's liveness decides, never the wall clock:
+            # a clock step must not take a live (or stopped) owner's message.
+            # Only an owner that cannot be judged (another boot or container)
+            # is given up by age: enqueue and claim follow each other within
+            # milliseconds and a send is bounded.
+            state = ledger.owner_state(owner, pid, started)
+            dead = state == "dead" or (state == "unknown" and age > (
+                _ABANDONED_PENDING if status == "pending" else _ABANDONED_DELIVERING))
             if status == "delivering" and dead:
                 with self._lock:
                     self.connect().execute(
@@ -6220,7 +6261,7 @@ def _tick(home, wait=True):
     started = time.monotonic()
     report = {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
     _make_home(home.path)
-    fd = os.open(os.path.join(home.path, _TICK_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = _open_own(os.path.join(home.path, _TICK_LOCK), os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -6356,9 +6397,8 @@ def _write_small(home, name, text):
 
 
 def _scan_and_claim(home, now, report):
-    """Steps 2-5 of the tick: reconcile, due scan, advance, claim."""
-    settings, ledger, store = home.settings, home.ledger, home.store
-    repaired = False
+    """Steps 2-5 of the tick: reconcile, gather the facts, plan, apply."""
+    ledger, store = home.ledger, home.store
     with store.lock():
         if store.nothing_due(now):
             # The common tick: no job due, none running.  Rows of removed jobs
@@ -6369,6 +6409,7 @@ def _scan_and_claim(home, now, report):
                     set(), now)
             return [], reaped, None
         doc, jobs = store.load()
+        repaired = False
         for job in jobs:  # a hand-written record without an id gets one, as upstream does
             if isinstance(job, dict) and not isinstance(job.get("id"), str):
                 job["id"] = os.urandom(6).hex()
@@ -6380,96 +6421,15 @@ def _scan_and_claim(home, now, report):
             report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(
                 {j["fire_claim"].get("execution_id") for j in records
                  if isinstance(j.get("fire_claim"), dict)}, now)
-        claim_ids = [j["fire_claim"].get("execution_id") for j in records
-                     if isinstance(j.get("fire_claim"), dict)]
-        claimed_rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
-        # The store was last written, or a tick last ran, later than now: the
-        # clock stepped back (or was ahead then), so next runs computed then
-        # may lie past what the schedules allow from now.
-        stepped_back = max(store.saved_at(), _heartbeat_epoch(home)) > now.timestamp() + 60
-        changed, due = repaired, []
-        for job in records:
-            try:
-                result = _evaluate(home, job, now, settings, claimed_rows, report,
-                                   stepped_back)
-            except Exception as exc:  # one malformed job must not stop the others
-                if _storage_error(exc):  # a locked or damaged database is not the job's fault
-                    raise
-                reason = str(exc) if isinstance(exc, HermesCronError) else \
-                    f"the job record cannot be evaluated ({type(exc).__name__}: {exc})"
-                _auto_pause(home, job, reason, now)
-                _skip(home, report, job, None, "unrunnable", reason, now)
-                result = True
-            if isinstance(result, _Claim):
-                due.append(result)
-            elif result:
-                changed = True
-        if due:
+        facts = _gather(home, records, now)
+        decisions = _plan(records, facts)
+        if any(d.action == "fire" for d in decisions):
             if not reconciled:  # a run that died after its job was updated still counts
                 report["reconciled"] = ledger.reconcile(now)
-            room = max(settings["max_parallel"] - ledger.count_active(), 0)
-            # Oldest due first (store order breaks ties), so jobs held back
-            # by capacity go before those that just came due: no starvation.
-            due.sort(key=_due_since)
-            held, hold_rows = due[room:], []
-            for claim in held:  # they stay due for the next tick
-                detail = (f"{settings['max_parallel']} runs already in flight; due since "
-                          f"{_iso(_due_since(claim))}, it goes first at a later tick")
-                _skip(home, report, claim.job, claim.instant, "max_parallel", detail, now,
-                      record=False)
-                hold_rows.append((claim.job["id"], claim.instant, "max_parallel", detail))
-                latest = _held_slot(home, claim, now)
-                if latest is not None and latest != claim.instant:
-                    hold_rows.append((claim.job["id"], latest, "max_parallel", detail))
-                # Its grace counts from the last time capacity held it back.
-                claim.job["capacity_wait_since"] = _iso(now)
-                changed = True
-            ledger.record_skips(hold_rows, now)
-            due = due[:room]
-        for claim in due:
-            _advance(home, claim, now)
-        if due or changed:
-            store.save(doc, jobs, now)
-        elif store.read_stat is not None:
-            store.write_due(jobs, now, store.read_stat)  # e.g. after a hand edit
-        if due:
-            eids = ledger.claim([(c.job["id"], c.instant) for c in due], "builtin", now)
-            tag = _owner_tag()
-            for claim, eid in zip(due, eids):
-                claim.eid = eid
-                claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
-                claim.job.pop("pending_slot", None)
-            store.save(doc, jobs, now)
-        for claim in due:  # the runs get copies; the list is not ours after the lock
-            claim.job = dict(claim.job)
+            room = max(facts.settings["max_parallel"] - ledger.count_active(), 0)
+            decisions = _fit_capacity(decisions, records, room, facts)
+        due = _apply_decisions(home, doc, jobs, records, decisions, now, report, repaired)
         return due, reconciled or bool(due), {j["id"] for j in records}
-
-
-def _held_slot(home, claim, now):
-    """The latest due slot of a recurring job held back by capacity (what 'why' asks about)."""
-    schedule = claim.job.get("schedule")
-    if claim.instant is None or schedule.get("kind") == "once":
-        return None
-    return _instant(_latest_slot(schedule, home.zone(claim.job), claim.slot, now))
-
-
-def _from_the_future(home, job, next_run, now, report):
-    """Pull back a next run the schedule cannot have from *now*; True if changed."""
-    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-    if schedule.get("kind") not in ("cron", "interval"):
-        return False
-    try:
-        zone = home.zone(job)
-        nearest = _next_slot(schedule, zone, now)
-    except (HermesCronError, KeyError, TypeError, ValueError):
-        return False  # an unusable schedule is the due scan's business
-    if next_run <= nearest:
-        return False
-    _skip(home, report, job, _instant(next_run), "next_run_from_future",
-          f"next_run_at {job.get('next_run_at')} lies beyond what the schedule allows from "
-          f"now (the clock was ahead when it was computed); moved to {_iso(nearest)}", now)
-    job["next_run_at"] = _iso(nearest.astimezone(zone))
-    return True
 
 
 def _heartbeat_epoch(home):
@@ -6496,216 +6456,12 @@ def _stamp_file(home, name):
     return epoch, pid
 
 
-def _due_since(claim):
-    """When a claimed job first came due: its stored next run, else its slot."""
-    return _parse_stored(claim.job.get("next_run_at")) or claim.slot
-
-
 def _reap_due(home, now):
     """True once per reap period: rows of removed jobs need reconciling too."""
     last = _stamp_file(home, _SUCCESS_FILE)[0]
     if last is None:
         return True
     return int(now.timestamp()) // _REAP_EVERY != int(last) // _REAP_EVERY
-
-
-def _skip(home, report, job, instant, reason, detail, now, record=True):
-    report["skipped"].append({"job_id": job.get("id"), "scheduled_instant": instant,
-                              "reason": reason, "detail": detail})
-    if record:
-        home.ledger.record_skip(job.get("id"), instant, reason, detail, now)
-
-
-def _auto_pause(home, job, reason, now):
-    """Pause a job that can never run as it is, say why, and leave a document."""
-    job.update(enabled=False, state="paused", paused_at=_iso(now),
-               paused_reason=redact(f"auto-paused: {reason}")[:500],
-               last_status="blocked_config", last_error=redact(reason)[:500])
-    job.pop("pending_slot", None)
-    try:
-        _write_output(home, job, "-", now, _Outcome(
-            "blocked_config", error=reason, note="blocked (unrunnable job) - auto-paused"))
-    except (HermesCronError, OSError):
-        pass  # a job id that is no safe file name gets no document, only its reason
-
-
-def _evaluate(home, job, now, settings, claimed_rows, report, stepped_back=False):
-    """Decide one job: return a _Claim if it is due, True if it changed, else False."""
-    job_id, changed = job["id"], False
-    state = _job_state(job)
-    claim = job.get("fire_claim")
-    if state in ("completed", "error", "paused"):
-        # A run may still hold a claim (paused mid-run): settle it once it expires.
-        if claim is not None and not _claim_is_live(home, job, claim, claimed_rows, now):
-            _settle_claim(home, job, claim, claimed_rows)
-            return True
-        return False
-    if claim is not None:
-        if _claim_is_live(home, job, claim, claimed_rows, now):
-            slot = _parse_stored(job.get("next_run_at"))
-            schedule = job["schedule"] if isinstance(job.get("schedule"), dict) else {}
-            if slot is None or slot > now or schedule.get("kind") not in ("cron", "interval"):
-                return False
-            # No overlap: a slot that comes due while the job still runs is
-            # skipped (as systemd and Kubernetes' Forbid do), and says so.
-            _skip(home, report, job, _instant(slot), "overlap",
-                  f"still running execution {claim.get('execution_id') or '(not recorded yet)'}",
-                  now)
-            job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now, slot))
-            return True
-        _settle_claim(home, job, claim, claimed_rows)
-        changed = True
-    pending = job.get("pending_slot")
-    if pending is not None:
-        job.pop("pending_slot", None)
-        changed = True
-        slot = pending.get("scheduled_at") if isinstance(pending, dict) else None
-        instant = _instant(slot) if isinstance(slot, str) else None
-        # Restore once: the slot was taken off the schedule but never claimed.
-        if instant is not None and not home.ledger.has_occurrence(job_id, instant):
-            job["next_run_at"] = slot
-            if isinstance(job.get("schedule"), dict) and job["schedule"].get("kind") == "once" \
-                    and isinstance(job.get("repeat"), dict):
-                # Its count was taken before the claim that never happened.
-                job["repeat"] = dict(job["repeat"],
-                                     completed=max(_count(job["repeat"].get("completed")) - 1, 0))
-    next_run = _parse_stored(job.get("next_run_at"))
-    if next_run is not None and next_run > now:
-        if stepped_back:
-            return _from_the_future(home, job, next_run, now, report) or changed
-        return changed  # the common case: nothing more to look at until it is due
-    reason = _unrunnable(job)
-    if reason is not None:
-        _auto_pause(home, job, reason, now)
-        _skip(home, report, job, None, "unrunnable", reason, now)
-        return True
-    key = _config_conflict(job, home.bad_config)
-    if key is not None:  # it stays due and runs once the config is fixed
-        _skip(home, report, job, _instant(next_run) if next_run else None, "config_invalid",
-              home.bad_config[key], now)
-        return changed
-    schedule = job["schedule"]
-    try:
-        _check_base_url(job, settings)
-    except InvalidInputError as exc:
-        _auto_pause(home, job, str(exc), now)
-        _skip(home, report, job, None, "blocked_guard", str(exc), now)
-        return True
-    zone = home.zone(job)
-    kind = schedule["kind"]
-    if next_run is None:
-        job["next_run_at"] = _next_run(schedule, zone, now, completed=_once_done(job))
-        if kind == "once" and job["next_run_at"] is None:
-            return _retire(home, job, now, report, "its next_run_at was missing and "
-                           "its run time has passed")
-        return True
-    manual = job.get("manual_run_at") is not None and job.get("manual_run_at") == \
-        job.get("next_run_at")
-    instant = None if manual else _instant(next_run)
-    # A slot with any row is taken, whatever its status: a failed or killed
-    # external run (run --occurrence) is never fired again by the tick.
-    if instant is not None and home.ledger.has_occurrence(job_id, instant):
-        if kind == "once":
-            return _retire(home, job, now, report, "it already was run", diagnostic=False)
-        # That slot is done; the ones after it still count: a run that came
-        # due meanwhile fires (or catches up, or is skipped) as usual.
-        following = _next_slot(schedule, zone, next_run, next_run)
-        job["next_run_at"] = _iso(following.astimezone(zone))
-        if following > now:
-            return True
-        next_run, instant, changed = following, _instant(following), True
-    lateness = (now - next_run).total_seconds()
-    late_kind = "late" if lateness > _LATE_AFTER else "on_time"
-    if kind == "once":
-        if _once_done(job):
-            return _retire(home, job, now, report, "its repeat count is used up",
-                           diagnostic=False)
-        base = max([next_run] + [t for t in (_parse_stored(job.get("created_at")),
-                                             _parse_stored(job.get("capacity_wait_since")))
-                                 if t is not None])
-        if not manual and (now - base).total_seconds() > _ONESHOT_GRACE:
-            return _retire(home, job, now, report,
-                           f"it was {int((now - base).total_seconds())} s late "
-                           f"(grace {_ONESHOT_GRACE} s)", skip_instant=instant)
-        return _Claim(job, next_run, instant, late_kind, lateness)
-    held = _parse_stored(job.get("capacity_wait_since"))
-    # Time spent held back by capacity is not time missed: the grace counts
-    # from the last tick that deferred it (as for one-shots).
-    waited = (now - max(next_run, held)).total_seconds() if held is not None else lateness
-    if not manual and waited > _grace(schedule, next_run, zone):
-        latest = _latest_slot(schedule, zone, next_run, now)
-        following = _next_slot(schedule, zone, now, latest)
-        if not settings["catch_up_missed"]:
-            _skip(home, report, job, _instant(latest), "catch_up_disabled",
-                  f"missed slot(s) from {_iso(next_run)} to {_iso(latest)}; catch_up_missed is "
-                  f"false; next run {_iso(following)}", now)
-            job["next_run_at"] = _iso(following)
-            return True
-        if home.ledger.has_occurrence(job_id, _instant(latest)):
-            job["next_run_at"] = _iso(following)  # run elsewhere already (run --occurrence)
-            return True
-        return _Claim(job, latest, _instant(latest), "catch_up", (now - latest).total_seconds())
-    if held is not None and not manual:
-        # Held back across later slots: each of those got its hold-back
-        # record; the fire takes the latest one, so no due slot goes unsaid.
-        latest = _latest_slot(schedule, zone, next_run, now)
-        if latest is not None and latest > next_run and \
-                not home.ledger.has_occurrence(job_id, _instant(latest)):
-            return _Claim(job, latest, _instant(latest), late_kind, lateness)
-    return _Claim(job, next_run, instant, late_kind, lateness)
-
-
-def _claim_is_live(home, job, claim, claimed_rows, now):
-    """Decide whether a job's fire_claim still stands; settle it if not."""
-    if not isinstance(claim, dict):
-        return False
-    eid = claim.get("execution_id")
-    row = claimed_rows.get(eid)
-    if row is not None and row["status"] in _TERMINAL:
-        return False
-    if str(claim.get("by", "")).endswith(_identity()["process_id"]):
-        return row is None or row["status"] in _ACTIVE
-    owner = (row["process_id"], row["pid"], row["process_started_at"]) if row is not None \
-        else _claim_owner(claim)
-    if owner is not None:
-        # On this host the owner itself answers, never the wall clock: an NTP
-        # step or a resume must not expire a live run (or keep a dead one).
-        state = home.ledger.owner_state(*owner, by_row=row is not None)
-        if state == "alive":
-            return True
-        if state == "dead":
-            if row is not None:
-                home.ledger.mark_unknown(row, _UNKNOWN_ERROR, now)
-            return False
-    # An owner on another host or in another container: its heartbeat's age
-    # decides; an age below zero means our clock stepped back, not expiry.
-    at = _parse_stored(claim.get("at"))
-    if at is not None and (now - at).total_seconds() < _FIRE_CLAIM_TTL:
-        return True
-    if row is not None:  # the owner stopped heartbeating: the TTL decides
-        home.ledger.mark_unknown(row, _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL), now)
-    return False
-
-
-def _claim_owner(claim):
-    """(process_id, pid, None) of the process a claim names in its ``by`` tag, or None."""
-    parts = str(claim.get("by", "")).rsplit(":", 2)
-    if len(parts) == 3 and parts[1].isdigit() and len(parts[2]) == 32:
-        return parts[2], int(parts[1]), None
-    return None
-
-
-def _settle_claim(home, job, claim, claimed_rows):
-    """Drop a claim that no longer stands, first applying its run's result if the
-    run finished but its process never recorded it on the job (killed, or the
-    store was busy or full)."""
-    row = claimed_rows.get(claim.get("execution_id")) if isinstance(claim, dict) else None
-    if row is not None and row["status"] in ("completed", "failed"):
-        finished = _parse_stored(row["finished_at"]) or home.now()
-        if _apply_result(home, job, row["id"], _Result.of_row(row), finished,
-                         row["source"] != "builtin"):
-            return
-    job["fire_claim"] = None  # cleared as upstream clears it
 
 
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
@@ -6749,27 +6505,6 @@ def _once_done(job):
     return isinstance(times, int) and isinstance(completed, int) and completed >= times
 
 
-def _retire(home, job, now, report, why, diagnostic=True, skip_instant=None):
-    """Retire a one-shot that will not run.
-
-    One that ran already is ``completed``.  One that missed its time (the
-    *diagnostic* case) is visibly not a success: state ``error``, a
-    diagnostic document, a recorded skip, and (sent after the scan, outside
-    the store lock) an incident and a failure alert.
-    """
-    job.update(enabled=False, state="completed", next_run_at=None)
-    job.pop("pending_slot", None)
-    if diagnostic:
-        note = (f"one-shot retired without running: {why}; scheduled for "
-                f"{job.get('schedule', {}).get('run_at')}")
-        job.update(state="error", last_status="error", last_error=note)
-        document = _write_output(home, job, "-", now, _Outcome(
-            "error", error=note, note="retired (run time outside grace)"))
-        _skip(home, report, job, skip_instant, "oneshot_expired", note, now)
-        report.setdefault("missed", []).append((dict(job), note, document))
-    return True
-
-
 def _alert_missed(home, missed, now):
     """Open an incident and send a failure alert for each one-shot that missed its time."""
     incidents, hours = home.incidents, home.settings["failure_repeat_alert_hours"]
@@ -6784,19 +6519,567 @@ def _alert_missed(home, missed, now):
             incidents.alerted(incident["id"], now)
 
 
+
+# --- 13.1 The plan -----------------------------------------------------------
+# Deciding is pure: _plan reads the job records and the facts gathered for
+# them and returns decisions; _apply_decisions alone writes them.
+
+class _Decision:
+    """One thing the plan decided about one job (the apply step carries it out).
+
+    *action* is ``fire`` (run *slot*; *what* is on_time, late or catch_up),
+    ``skip`` (record *what* as the reason *instant* did not fire), ``hold``
+    (capacity held it back: it stays due), ``retire`` (a one-shot that will
+    not run; *what* says why, *detail* is the note), ``pause`` (auto-pause;
+    *what* is the skip reason), ``settle`` (drop a claim that no longer
+    stands, after marking its row *changes* ``unknown`` with *detail* if
+    set) or ``set`` (the job fields in *changes*; None removes a field).
+    """
+
+    __slots__ = ("action", "index", "job_id", "instant", "what", "detail", "slot",
+                 "lateness", "changes")
+
+    def __init__(self, action, index, job_id, instant=None, what=None, detail=None,
+                 slot=None, lateness=0.0, changes=None):
+        self.action, self.index, self.job_id, self.instant = action, index, job_id, instant
+        self.what, self.detail, self.slot, self.lateness = what, detail, slot, lateness
+        self.changes = changes
+
+    def key(self):
+        """The decision in short: ``(action, job_id, instant, what)`` (``set``: the changes)."""
+        if self.action == "set":
+            return ("set", self.job_id, self.changes)
+        return (self.action, self.job_id, self.instant, self.what)
+
+    def __repr__(self):
+        return f"_Decision{self.key()!r}"
+
+
+class _Facts:
+    """What the stores say that the plan needs, gathered before it.
+
+    *claims* maps a record's index to the verdict on its ``fire_claim``:
+    ``("live", None)``, or ``("gone", error)`` (its row, if still active,
+    becomes ``unknown`` with *error*; None: the row is finished or absent)
+    plus the row.  *taken* answers ``(job_id, instant) in taken``: does any
+    ledger row hold that occurrence.  *zone* gives a job's zone.
+    """
+
+    __slots__ = ("now", "settings", "bad_config", "zone", "claims", "taken", "stepped_back")
+
+    def __init__(self, now, settings, zone, claims=None, taken=frozenset(), bad_config=None,
+                 stepped_back=False):
+        self.now, self.settings, self.zone = now, settings, zone
+        self.claims, self.taken = claims or {}, taken
+        self.bad_config, self.stepped_back = bad_config or {}, stepped_back
+
+
+class _TakenSlots:
+    """``(job_id, instant) in taken``, asked of the ledger on first need and remembered."""
+
+    def __init__(self, ledger):
+        self._ledger, self._known = ledger, {}
+
+    def __contains__(self, pair):
+        if pair not in self._known:
+            self._known[pair] = self._ledger.has_occurrence(*pair)
+        return self._known[pair]
+
+
+def _gather(home, records, now):
+    """The facts the plan needs: the claims' verdicts, taken slots, the clock's direction."""
+    ledger = home.ledger
+    claim_ids = [j["fire_claim"].get("execution_id") for j in records
+                 if isinstance(j.get("fire_claim"), dict)]
+    rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
+    claims = {}
+    for index, job in enumerate(records):
+        claim = job.get("fire_claim")
+        if claim is not None:
+            row = rows.get(claim.get("execution_id")) if isinstance(claim, dict) else None
+            claims[index] = _claim_verdict(home, claim, row, now) + (row,)
+    # The store was last written, or a tick last ran, later than now: the
+    # clock stepped back (or was ahead then), so next runs computed then
+    # may lie past what the schedules allow from now.
+    stepped_back = max(home.store.saved_at(), _heartbeat_epoch(home)) > now.timestamp() + 60
+    return _Facts(now, home.settings, lambda job: home.zone(job), claims, _TakenSlots(ledger),
+                  home.bad_config, stepped_back)
+
+
+def _claim_verdict(home, claim, row, now):
+    """Whether a fire_claim still stands: ``("live", None)`` or ``("gone", error)``.
+
+    *error* is what its still-active row must say once it is settled
+    ``unknown`` (None when nothing is left to mark).  Reads only.
+    """
+    if not isinstance(claim, dict) or (row is not None and row["status"] in _TERMINAL):
+        return ("gone", None)
+    if str(claim.get("by", "")).endswith(_identity()["process_id"]):
+        return ("live" if row is None or row["status"] in _ACTIVE else "gone", None)
+    owner = (row["process_id"], row["pid"], row["process_started_at"]) if row is not None \
+        else _claim_owner(claim)
+    if owner is not None:
+        # On this host the owner itself answers, never the wall clock: an NTP
+        # step or a resume must not expire a live run (or keep a dead one).
+        state = home.ledger.owner_state(*owner, by_row=row is not None)
+        if state == "alive":
+            return ("live", None)
+        if state == "dead":
+            return ("gone", _UNKNOWN_ERROR if row is not None else None)
+    # An owner on another host or in another container: its heartbeat's age
+    # decides; an age below zero means our clock stepped back, not expiry.
+    at = _parse_stored(claim.get("at"))
+    if at is not None and (now - at).total_seconds() < _FIRE_CLAIM_TTL:
+        return ("live", None)
+    return ("gone", _EXPIRED_ERROR.format(ttl=_FIRE_CLAIM_TTL) if row is not None else None)
+
+
+def _claim_owner(claim):
+    """(process_id, pid, None) of the process a claim names in its ``by`` tag, or None."""
+    parts = str(claim.get("by", "")).rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit() and len(parts[2]) == 32:
+        return parts[2], int(parts[1]), None
+    return None
+
+
+def _plan(records, facts):
+    """Decide every job of the store at *facts.now*: return the list of decisions.
+
+    Pure: it changes neither the records nor any file.  A record that
+    cannot be evaluated is auto-paused, so one bad job never stops the rest.
+    """
+    decisions = []
+    for index, job in enumerate(records):
+        try:
+            decisions += _decide(index, job, facts)
+        except Exception as exc:
+            if _storage_error(exc):  # a locked or damaged database is not the job's fault
+                raise
+            reason = str(exc) if isinstance(exc, HermesCronError) else \
+                f"the job record cannot be evaluated ({type(exc).__name__}: {exc})"
+            decisions.append(_Decision("pause", index, job.get("id"), what="unrunnable",
+                                       detail=reason))
+    return decisions
+
+
+class _Deciding:
+    """One job while the plan decides it: a scratch copy and what was decided so far."""
+
+    __slots__ = ("index", "job", "facts", "out")
+
+    def __init__(self, index, job, facts):
+        self.index, self.job, self.facts, self.out = index, dict(job), facts, []
+
+    def add(self, action, **fields):
+        self.out.append(_Decision(action, self.index, self.job.get("id"), **fields))
+
+    def set(self, **changes):
+        """Decide job fields, and see them in the scratch copy from now on."""
+        for key, value in changes.items():
+            if value is None:
+                self.job.pop(key, None)
+            else:
+                self.job[key] = value
+        self.add("set", changes=changes)
+
+    def taken(self, slot):
+        """True if the ledger holds the occurrence *slot*, or the record proves it ran.
+
+        A slot at or before the job's ``last_run_at`` is never fired again,
+        even when the ledger lost its rows (a zeroed executions.db).
+        """
+        if (self.job.get("id"), _instant(slot)) in self.facts.taken:
+            return True
+        last = _parse_stored(self.job.get("last_run_at"))
+        return last is not None and slot <= last
+
+
+def _decide(index, job, facts):
+    """The decisions about one job (see ``_plan``)."""
+    d = _Deciding(index, job, facts)
+    if _decide_claim(d) or _job_state(d.job) in ("completed", "error", "paused"):
+        return d.out
+    _restore_pending(d)
+    _decide_due(d)
+    return d.out
+
+
+def _decide_claim(d):
+    """Settle a claim that no longer stands; True if a live one leaves nothing to decide."""
+    claim = d.job.get("fire_claim")
+    if claim is None:
+        return False
+    verdict, error, row = d.facts.claims.get(d.index, ("gone", None, None))
+    if verdict == "live":
+        if _job_state(d.job) == "scheduled":
+            _overlap(d, claim)
+        return True
+    d.add("settle", detail=error, what=row["id"] if row is not None else None, changes=row)
+    if error is None and row is not None and row["status"] in ("completed", "failed"):
+        # Its process never recorded the finished run on the job (killed, or
+        # the store was busy or full): the row's result counts now.
+        finished = _parse_stored(row["finished_at"]) or d.facts.now
+        _apply_result(d.job, row["id"], _Result.of_row(row), finished,
+                      row["source"] != "builtin", _zone_or_utc(d.facts, d.job))
+    d.job["fire_claim"] = None  # cleared as upstream clears it
+    return False
+
+
+def _overlap(d, claim):
+    """No overlap: a slot that comes due while the job still runs is skipped, and says so
+    (as systemd and Kubernetes' Forbid do)."""
+    slot = _parse_stored(d.job.get("next_run_at"))
+    schedule = d.job["schedule"] if isinstance(d.job.get("schedule"), dict) else {}
+    if slot is None or slot > d.facts.now or schedule.get("kind") not in ("cron", "interval"):
+        return
+    d.add("skip", instant=_instant(slot), what="overlap",
+          detail=f"still running execution {claim.get('execution_id') or '(not recorded yet)'}")
+    following = _next_slot(schedule, d.facts.zone(d.job), d.facts.now, slot)
+    d.set(next_run_at=_iso_exact(following))
+
+
+def _restore_pending(d):
+    """A slot taken off the schedule but never claimed is restored, once."""
+    pending = d.job.get("pending_slot")
+    if pending is None:
+        return
+    slot_text = pending.get("scheduled_at") if isinstance(pending, dict) else None
+    slot = _parse_stored(slot_text)
+    if slot is None or d.taken(slot):
+        d.set(pending_slot=None)
+        return
+    changes = {"pending_slot": None, "next_run_at": slot_text}
+    repeat = d.job.get("repeat")
+    if isinstance(repeat, dict) and _count(repeat.get("completed")):
+        # Its fire was counted before the claim that never happened.
+        changes["repeat"] = dict(repeat, completed=_count(repeat.get("completed")) - 1)
+    d.set(**changes)
+
+
+def _decide_due(d):
+    """Fire, skip, retire or pause a job whose slot has come (or say when it comes)."""
+    job, facts = d.job, d.facts
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    manual = job.get("manual_run_at") is not None and job.get("manual_run_at") == \
+        job.get("next_run_at")
+    slot = _parse_stored(job.get("next_run_at"))
+    if schedule.get("kind") == "once" and not manual and _parse_stored(schedule.get("run_at")):
+        slot = _parse_stored(schedule["run_at"])  # due at run_at, whatever next_run_at says
+    if slot is not None and slot > facts.now:
+        if facts.stepped_back:
+            _from_the_future(d, slot)
+        return
+    if not _runnable(d, slot):
+        return
+    zone = facts.zone(job)
+    if slot is None:
+        next_run = _next_run(schedule, zone, facts.now, completed=_once_done(job))
+        if schedule["kind"] == "once" and next_run is None:
+            return _retire(d, "missing", "its next_run_at was missing and its run time has "
+                           "passed")
+        return d.set(next_run_at=next_run)
+    if _once_done(job):
+        return _retire(d, "used_up", "its repeat count is used up", diagnostic=False)
+    if manual:
+        return d.add("fire", instant=None, what=_lateness_kind(facts.now, slot), slot=slot,
+                     lateness=(facts.now - slot).total_seconds())
+    if schedule["kind"] == "once":
+        return _decide_once(d, slot)
+    _decide_recurring(d, schedule, zone, slot)
+
+
+def _runnable(d, slot):
+    """Pause a job that can never run as stored; hold one whose config key is broken."""
+    job, facts = d.job, d.facts
+    reason = _unrunnable(job)
+    what = "unrunnable"
+    if reason is None:
+        try:
+            _check_base_url(job, facts.settings)
+        except InvalidInputError as exc:
+            reason, what = str(exc), "blocked_guard"
+    if reason is not None:
+        d.add("pause", what=what, detail=reason)
+        return False
+    key = _config_conflict(job, facts.bad_config)
+    if key is not None:  # it stays due and runs once the config is fixed
+        d.add("skip", instant=_instant(slot) if slot else None, what="config_invalid",
+              detail=facts.bad_config[key])
+        return False
+    return True
+
+
+def _lateness_kind(now, slot):
+    return "late" if (now - slot).total_seconds() > _LATE_AFTER else "on_time"
+
+
+def _decide_once(d, slot):
+    job, now = d.job, d.facts.now
+    if d.taken(slot):
+        return _retire(d, "done", "it already was run", diagnostic=False)
+    base = max([slot] + [t for t in (_parse_stored(job.get("created_at")),
+                                     _parse_stored(job.get("capacity_wait_since")))
+                         if t is not None])
+    late = (now - base).total_seconds()
+    if late > _ONESHOT_GRACE:
+        return _retire(d, "expired", f"it was {int(late)} s late (grace {_ONESHOT_GRACE} s)",
+                       instant=_instant(slot))
+    d.add("fire", instant=_instant(slot), what=_lateness_kind(now, slot), slot=slot,
+          lateness=(now - slot).total_seconds())
+
+
+def _decide_recurring(d, schedule, zone, slot):
+    job, facts = d.job, d.facts
+    now = facts.now
+    if d.taken(slot):
+        # That slot is done; the ones after it still count: a run that came
+        # due meanwhile fires (or catches up, or is skipped) as usual.
+        if (job.get("id"), _instant(slot)) not in facts.taken:
+            d.add("skip", instant=_instant(slot), what="already_run",
+                  detail=f"the job last ran at {job.get('last_run_at')}, at or after this slot, "
+                         f"and the ledger holds no row for it (see 'doctor')")
+        slot = _next_slot(schedule, zone, slot, slot)
+        d.set(next_run_at=_iso_exact(slot.astimezone(zone)))
+        if slot > now:
+            return
+    lateness = (now - slot).total_seconds()
+    held = _parse_stored(job.get("capacity_wait_since"))
+    # Time spent held back by capacity is not time missed: the grace counts
+    # from the last tick that deferred it (as for one-shots).
+    waited = (now - max(slot, held)).total_seconds() if held is not None else lateness
+    if waited > _grace(schedule, slot, zone):
+        return _catch_up(d, schedule, zone, slot)
+    latest = _latest_slot(schedule, zone, slot, now) if held is not None else None
+    if latest is not None and latest > slot and not d.taken(latest):
+        # Held back across later slots: each of those got its hold-back
+        # record; the fire takes the latest one, so no due slot goes unsaid.
+        slot = latest
+    d.add("fire", instant=_instant(slot), what=_lateness_kind(now, slot), slot=slot,
+          lateness=lateness)
+
+
+def _catch_up(d, schedule, zone, slot):
+    """Missed slots collapse into one catch-up fire of the latest (or a recorded skip)."""
+    now = d.facts.now
+    latest = _latest_slot(schedule, zone, slot, now)
+    following = _next_slot(schedule, zone, now, latest)
+    if not d.facts.settings["catch_up_missed"]:
+        d.add("skip", instant=_instant(latest), what="catch_up_disabled",
+              detail=f"missed slot(s) from {_iso_exact(slot)} to {_iso_exact(latest)}; "
+                     f"catch_up_missed is false; next run {_iso_exact(following)}")
+        return d.set(next_run_at=_iso_exact(following))
+    if d.taken(latest):
+        return d.set(next_run_at=_iso_exact(following))  # run elsewhere already
+    d.add("fire", instant=_instant(latest), what="catch_up", slot=latest,
+          lateness=(now - latest).total_seconds())
+
+
+def _from_the_future(d, slot):
+    """Pull back a next run the schedule cannot have from now (the clock was ahead)."""
+    schedule = d.job.get("schedule") if isinstance(d.job.get("schedule"), dict) else {}
+    if schedule.get("kind") not in ("cron", "interval"):
+        return
+    try:
+        zone = d.facts.zone(d.job)
+        nearest = _next_slot(schedule, zone, d.facts.now)
+    except (HermesCronError, KeyError, TypeError, ValueError):
+        return  # an unusable schedule is the due scan's business
+    if slot <= nearest:
+        return
+    d.add("skip", instant=_instant(slot), what="next_run_from_future",
+          detail=f"next_run_at {d.job.get('next_run_at')} lies beyond what the schedule "
+                 f"allows from now (the clock was ahead when it was computed); moved to "
+                 f"{_iso_exact(nearest)}")
+    d.set(next_run_at=_iso_exact(nearest.astimezone(zone)))
+
+
+def _retire(d, what, why, diagnostic=True, instant=None):
+    """Decide that a one-shot will not run: ``done``/``used_up`` (it ran) or a miss."""
+    d.add("retire", instant=instant, what=what, detail=why if not diagnostic else (
+        f"one-shot retired without running: {why}; scheduled for "
+        f"{d.job.get('schedule', {}).get('run_at')}"))
+
+
+def _fit_capacity(decisions, records, room, facts):
+    """Hold back the fires beyond *room*: oldest due first, the rest stay due.
+
+    Store order breaks ties, so jobs held back by capacity go before those
+    that just came due: no starvation.  Pure, as ``_plan``.
+    """
+    fires = sorted((d for d in decisions if d.action == "fire"),
+                   key=lambda d: _parse_stored(records[d.index].get("next_run_at")) or d.slot)
+    now, limit = facts.now, facts.settings["max_parallel"]
+    held = {id(d) for d in fires[room:]}
+    out = []
+    for decision in decisions:
+        if id(decision) not in held:
+            out.append(decision)
+            continue
+        job = records[decision.index]
+        since = _parse_stored(job.get("next_run_at")) or decision.slot
+        detail = (f"{limit} runs already in flight; due since {_iso_exact(since)}, it goes "
+                  f"first at a later tick")
+        out.append(_Decision("hold", decision.index, decision.job_id, decision.instant,
+                             "max_parallel", detail, decision.slot))
+        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+        if decision.instant is not None and schedule.get("kind") != "once":
+            latest = _instant(_latest_slot(schedule, facts.zone(job), decision.slot, now))
+            if latest != decision.instant:
+                out.append(_Decision("hold", decision.index, decision.job_id, latest,
+                                     "max_parallel", detail, decision.slot))
+        # Its grace counts from the last time capacity held it back.
+        out.append(_Decision("set", decision.index, decision.job_id,
+                             changes={"capacity_wait_since": _iso(now)}))
+    return out
+
+
+def _zone_or_utc(facts, job):
+    try:
+        return facts.zone(job)
+    except HermesCronError:
+        return _UTC
+
+
+# --- 13.2 Applying the plan ----------------------------------------------------
+
+def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=False):
+    """Write the decisions in the crash-safe order; return the claims to run.
+
+    Ledger rows first (settled claims, skips, hold-backs), then the job
+    records (advanced past the fired slots, which are remembered as
+    ``pending_slot``), then the fires' execution rows, then their claims.
+    """
+    fires = []
+    holds = []
+    for decision in decisions:
+        job = records[decision.index]
+        action = decision.action
+        if action == "fire":
+            fires.append(_Claim(job, decision.slot, decision.instant, decision.what,
+                                decision.lateness))
+            continue
+        changed = True
+        if action == "settle":
+            _settle(home, job, decision.changes, decision.detail, now)
+        elif action == "set":
+            _apply_changes(job, decision.changes)
+        elif action == "hold":
+            _report_skip(report, decision)
+            holds.append((decision.job_id, decision.instant, decision.what, decision.detail))
+        elif action == "skip":
+            _skip(home, report, job, decision.instant, decision.what, decision.detail, now)
+        elif action == "pause":
+            _auto_pause(home, job, decision.detail, now)
+            _skip(home, report, job, None, decision.what, decision.detail, now)
+        elif action == "retire":
+            _retire_job(home, job, decision, now, report)
+    home.ledger.record_skips(holds, now)
+    for claim in fires:
+        _advance(home, claim, now)
+    store = home.store
+    if fires or changed:
+        store.save(doc, jobs, now)
+    elif store.read_stat is not None:
+        store.write_due(jobs, now, store.read_stat)  # e.g. after a hand edit
+    if fires:
+        eids = home.ledger.claim([(c.job["id"], c.instant) for c in fires], "builtin", now)
+        tag = _owner_tag()
+        for claim, eid in zip(fires, eids):
+            claim.eid = eid
+            claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
+            claim.job.pop("pending_slot", None)
+        store.save(doc, jobs, now)
+    for claim in fires:  # the runs get copies; the list is not ours after the lock
+        claim.job = dict(claim.job)
+    return fires
+
+
+def _apply_changes(job, changes):
+    for key, value in changes.items():
+        if value is None:
+            job.pop(key, None)
+        else:
+            job[key] = value
+
+
+def _settle(home, job, row, error, now):
+    """Drop a claim that no longer stands (see ``_claim_verdict``).
+
+    Its still-active *row* becomes ``unknown`` with *error* first; a
+    finished row's result is applied to the job (its process was killed, or
+    the store was busy or full, before it could record the run).
+    """
+    if error is not None and row is not None:
+        home.ledger.mark_unknown(row, error, now)
+    elif row is not None and row["status"] in ("completed", "failed"):
+        finished = _parse_stored(row["finished_at"]) or now
+        if _apply_result(job, row["id"], _Result.of_row(row), finished,
+                         row["source"] != "builtin", _safe_zone(home, job)):
+            return
+    job["fire_claim"] = None  # cleared as upstream clears it
+
+
+def _report_skip(report, decision):
+    report["skipped"].append({"job_id": decision.job_id, "scheduled_instant": decision.instant,
+                              "reason": decision.what, "detail": decision.detail})
+
+
+def _skip(home, report, job, instant, reason, detail, now):
+    report["skipped"].append({"job_id": job.get("id"), "scheduled_instant": instant,
+                              "reason": reason, "detail": detail})
+    home.ledger.record_skip(job.get("id"), instant, reason, detail, now)
+
+
+def _auto_pause(home, job, reason, now):
+    """Pause a job that can never run as it is, say why, and leave a document."""
+    job.update(enabled=False, state="paused", paused_at=_iso(now),
+               paused_reason=redact(f"auto-paused: {reason}")[:500],
+               last_status="blocked_config", last_error=redact(reason)[:500])
+    job.pop("pending_slot", None)
+    try:
+        _write_output(home, job, "-", now, _Outcome(
+            "blocked_config", error=reason, note="blocked (unrunnable job) - auto-paused"))
+    except (HermesCronError, OSError):
+        pass  # a job id that is no safe file name gets no document, only its reason
+
+
+def _retire_job(home, job, decision, now, report):
+    """Retire a one-shot that will not run.
+
+    One that ran already is ``completed``.  One that missed its time is
+    visibly not a success: state ``error``, a diagnostic document, a
+    recorded skip, and (sent after the scan, outside the store lock) an
+    incident and a failure alert.
+    """
+    job.update(enabled=False, state="completed", next_run_at=None)
+    job.pop("pending_slot", None)
+    if decision.what in ("done", "used_up"):
+        return
+    note = decision.detail
+    job.update(state="error", last_status="error", last_error=note)
+    document = _write_output(home, job, "-", now, _Outcome(
+        "error", error=note, note="retired (run time outside grace)"))
+    _skip(home, report, job, decision.instant, "oneshot_expired", note, now)
+    report.setdefault("missed", []).append((dict(job), note, document))
+
+
 def _advance(home, claim, now):
-    """Pre-dispatch advance: take the slot off the schedule, remember it as pending."""
+    """Pre-dispatch advance: take the slot off the schedule, count it, remember it pending.
+
+    A finite repeat counts every claimed fire before it runs: a run that a
+    crash leaves ``unknown`` has used its fire too.
+    """
     job = claim.job
     schedule = job["schedule"]
-    slot_text = _iso(claim.slot.astimezone(_safe_zone(home, job)))
-    if schedule["kind"] == "once":
-        repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else {"times": 1}
-        repeat.setdefault("completed", 0)
-        repeat["completed"] = _count(repeat.get("completed")) + 1  # counted before it runs
-        job["repeat"] = repeat
-    elif claim.instant is not None or job.get("manual_run_at"):
+    zone = _safe_zone(home, job)
+    slot_text = _iso_exact(claim.slot.astimezone(zone))
+    repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else \
+        {"times": 1 if schedule["kind"] == "once" else None}
+    repeat["completed"] = _count(repeat.get("completed")) + 1
+    job["repeat"] = repeat
+    if schedule["kind"] != "once" and (claim.instant is not None or job.get("manual_run_at")):
         anchor = claim.slot if claim.instant is not None else None
-        job["next_run_at"] = _iso(_next_slot(schedule, home.zone(job), now, anchor))
+        job["next_run_at"] = _iso_exact(_next_slot(schedule, home.zone(job), now, anchor))
     job.pop("capacity_wait_since", None)
     job["pending_slot"] = {"scheduled_at": slot_text, "at": _iso(now), "by": _owner_tag()}
     job["last_dispatch"] = {"scheduled_at": slot_text, "dispatched_at": _iso(now),
@@ -6921,7 +7204,7 @@ class _Result:
         return cls(ok, "ok" if ok else "error", row.get("error"), failed_delivery)
 
 
-def _apply_result(home, job, eid, result, now, manual):
+def _apply_result(job, eid, result, now, manual, zone):
     """Record a finished run on its job (in place) and move its schedule on.
 
     Only while the job still holds the run's claim: a removed job or a claim
@@ -6934,7 +7217,6 @@ def _apply_result(home, job, eid, result, now, manual):
     for key in ("pending_slot", "manual_run_at"):
         job.pop(key, None)
     job["fire_claim"] = None  # cleared as upstream clears it
-    zone = _safe_zone(home, job)
     job["last_run_at"] = _iso(now.astimezone(zone))
     job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
         result.status
@@ -6946,12 +7228,7 @@ def _apply_result(home, job, eid, result, now, manual):
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
     if manual:
         return True
-    repeat = dict(job["repeat"]) if isinstance(job.get("repeat"), dict) else {"times": None}
-    if not isinstance(repeat.get("completed"), int):
-        repeat["completed"] = 0
-    if schedule.get("kind") != "once":
-        repeat["completed"] = _count(repeat.get("completed")) + 1
-    job["repeat"] = repeat
+    # The fire was counted toward repeat when it was claimed (see _advance).
     if schedule.get("kind") == "once" or _once_done(job):
         job.update(enabled=False, state="completed", next_run_at=None)
     return True
@@ -7028,7 +7305,8 @@ def _apply_batch(home, batch):
         changed = False
         for job_id, eid, result, finished, manual in batch:
             job = by_id.get(job_id)
-            if job is not None and _apply_result(home, job, eid, result, finished, manual):
+            if job is not None and _apply_result(job, eid, result, finished, manual,
+                                                 _safe_zone(home, job)):
                 changed = True
         if changed:
             store.save(doc, jobs, home.now())
@@ -7211,12 +7489,12 @@ def _run_now(home, ref, occurrence=None):
         current = _find_job(jobs, job["id"])
         claim = current.get("fire_claim")
         if claim is not None:
-            rows = ledger.get([claim.get("execution_id")] if isinstance(claim, dict) and
-                              isinstance(claim.get("execution_id"), str) else [])
-            if _claim_is_live(home, current, claim, rows, now):
-                return (claim.get("execution_id") if isinstance(claim, dict) else None) or \
-                    "not recorded yet"
-            _settle_claim(home, current, claim, rows)  # a finished run's result counts
+            eid = claim.get("execution_id") if isinstance(claim, dict) else None
+            row = ledger.get([eid]).get(eid) if isinstance(eid, str) else None
+            verdict, error = _claim_verdict(home, claim, row, now)
+            if verdict == "live":
+                return eid or "not recorded yet"
+            _settle(home, current, row, error, now)  # a finished run's result counts
         current["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": None}
         return None
 
@@ -7404,10 +7682,11 @@ def _daemon(home, stop, drain, on_report=None):
         thread.join(max(0.0, deadline - time.monotonic()))
     threads = [t for t in threads if t.is_alive()]
     if threads:
-        say({"stage": "interrupting", "signal": received, "running": len(threads),
+        say({"stage": "interrupting", "signal": "SIGTERM", "running": len(threads),
              "grace": grace})
-    # What is left is interrupted: SIGTERM, the grace, SIGKILL; its runs finish failed.
-    stopper = threading.Thread(target=home.runs.stop, args=(received, grace), daemon=True,
+    # What is left is interrupted: SIGTERM (whatever stopped the daemon: a
+    # script traps TERM to clean up), the grace, SIGKILL; its runs finish failed.
+    stopper = threading.Thread(target=home.runs.stop, args=("SIGTERM", grace), daemon=True,
                                name="hermes-cron-stop")
     stopper.start()
     for thread in threads:
@@ -7419,7 +7698,7 @@ def _daemon(home, stop, drain, on_report=None):
     say({"stage": "stopped"})
 
 
-# --- 13.2 Observability: status counts, one job in full, metrics -------------
+# --- 13.3 Observability: status counts, one job in full, metrics -------------
 
 _TICK_DURATION_FILE = ".tick.duration"
 _OPEN_INCIDENTS = ("detected", "alerted")
@@ -8868,9 +9147,9 @@ class CronHome:
         SIGTERM and SIGINT set it too when called from the main thread.  Then
         it stops claiming, waits up to *drain* seconds (default
         ``$HERMES_CRON_DRAIN_SECONDS`` or 30) for running jobs, sends what is
-        left SIGTERM, then SIGKILL ``$HERMES_CRON_KILL_GRACE_SECONDS`` (10)
-        later, and finishes those runs ``failed`` ("interrupted by SIGTERM",
-        or SIGINT) with no incident and no alert.
+        left SIGTERM (after Ctrl-C too), then SIGKILL
+        ``$HERMES_CRON_KILL_GRACE_SECONDS`` (10) later, and finishes those runs
+        ``failed`` ("interrupted by SIGTERM") with no incident and no alert.
         """
         _daemon(self.scheduler, stop, drain)
 
@@ -9757,6 +10036,7 @@ class _TickLog:
         self.home, self.as_json, self.daemon = home, as_json, daemon
         self._lock = threading.Lock()
         self._idle_said = None  # the daemon: when it last said 'no jobs due' (None: busy since)
+        self._lost = set()  # streams that failed a write: not written again
 
     def say(self, event, text, stream=None, **fields):
         stamp = self.home.now().astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -9769,8 +10049,16 @@ class _TickLog:
                                                  ensure_ascii=False) + "\n"))
         with self._lock:
             for out, line in lines:
-                out.write(line)
-                out.flush()
+                if out in self._lost:
+                    continue
+                try:
+                    out.write(line)
+                    out.flush()
+                except (OSError, ValueError):
+                    # The reader is gone (EPIPE: `| head`, a killed `tee`) or the
+                    # disk is full: the log is lost, never the daemon's drain.
+                    self._lost.add(out)
+                    _silence(out)
 
     def __call__(self, event, value):
         if event == "scanned":
@@ -9851,6 +10139,16 @@ class _TickLog:
                      grace_seconds=report["grace"])
         else:
             self.say(stage, "daemon stopped")
+
+
+def _silence(stream):
+    """Point a stream whose reader is gone at /dev/null, so exit's flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a file descriptor (a test's buffer): nothing is flushed at exit
 
 
 def _cmd_tick(home, args):
