@@ -43,7 +43,11 @@ HERE = os.path.dirname(MODULE)
 
 
 class FakeClock:
-    """A settable clock: ``clock()`` returns ``clock.now``."""
+    """The file's one fake clock: ``clock()`` returns ``clock.now``; set it or ``advance()`` it.
+
+    Every in-process home gets one (the ``clock`` fixture, or ``FakeClock(t)``
+    for a home a test builds itself); child processes get ``HERMES_CRON_NOW``.
+    """
 
     def __init__(self, start):
         self.now = start
@@ -2773,7 +2777,7 @@ def test_redact_masks_configured_values_whatever_their_shape(tmp_path):
 
 
 def test_redact_keeps_a_provider_key_echoed_in_a_401_off_disk(_rn_home, _rn_servers, _rn_env,
-                                                              _rn_clock):
+                                                              clock):
     secret = _rd_fill("Qz{an38}", random.Random(19))  # no known prefix or shape
     _rn_env["RD_ECHO_KEY"] = secret
     local = _rn_servers("local")
@@ -2782,7 +2786,7 @@ def test_redact_keeps_a_provider_key_echoed_in_a_401_off_disk(_rn_home, _rn_serv
     home = _rn_home({"providers": {"local": {"base_url": local.url, "api_key_env": "RD_ECHO_KEY",
                                              "model": "m-1"}}, "run_timeout_seconds": 2})
     home.add_job("*/5 * * * *", _RN_PROMPT, provider="local")
-    _rn_clock.advance(minutes=5)
+    clock.advance(minutes=5)
     report = home.tick()
     assert [d["status"] for d in report["dispatched"]] == ["failed"]
     assert local.requests() and home.incidents()
@@ -3380,7 +3384,7 @@ def _fz_body_schedule(tmp, n=9000, seed=1402):
     rng = random.Random(seed)
     s = _fz_Surface("parse_schedule")
     # next_fires() previews a schedule without writing: the path `add` and `next` take.
-    home = hc.CronHome(tmp / "preview", clock=lambda: _fz_NOW, environ={}, lock_timeout=2)
+    home = hc.CronHome(tmp / "preview", clock=FakeClock(_fz_NOW), environ={}, lock_timeout=2)
     for _ in range(n):
         text = _fz_schedule_text(rng)
         now = datetime_arg(rng) if rng.random() < 0.5 else _fz_NOW
@@ -3596,7 +3600,7 @@ def _fz_job_record(rng, tmp):
 def _fz_valid_records(rng, path, tmp):
     """Real records written by add_job (due at _fz_NOW), for mutation."""
     earlier = _fz_NOW - timedelta(minutes=rng.choice([1, 3, 30, 600]))
-    maker = hc.CronHome(path, clock=lambda: earlier, environ={}, lock_timeout=2)
+    maker = hc.CronHome(path, clock=FakeClock(earlier), environ={}, lock_timeout=2)
     try:
         for schedule in rng.sample(["* * * * *", "every 2m", "in 1m", "*/5 * * * *", "0 12 * * *",
                                     "CRON_TZ=America/New_York * * * * *", "every 1m"], 3):
@@ -3655,7 +3659,7 @@ def _fz_body_jobs(tmp, n_homes=64, seed=1405):
             text = text[: rng.randint(0, len(text))]  # a torn file: StoreCorruptError is fine
         with open(path / "jobs.json", "w", encoding="utf-8", errors="surrogatepass") as f:
             f.write(text)
-        home = hc.CronHome(path, clock=lambda: _fz_NOW, environ={}, lock_timeout=2,
+        home = hc.CronHome(path, clock=FakeClock(_fz_NOW), environ={}, lock_timeout=2,
                            runner=lambda prompt, job: "ok")
         try:
             what = f"jobs.json={text[:500]}"
@@ -3726,7 +3730,7 @@ def _fz_body_config(tmp, n=500, seed=1406):
             key = rng.choice(keys)
             environ["HERMES_CRON_" + key.upper()] = rng.choice(
                 ["", "1", "0", "yes", "maybe", "-3", "99999999999999999999", "\u0663", "x", " 4 "])
-        home = hc.CronHome(path, clock=lambda: _fz_NOW, environ=environ, lock_timeout=2)
+        home = hc.CronHome(path, clock=FakeClock(_fz_NOW), environ=environ, lock_timeout=2)
         ok, _ = s.call(f"settings of config.json={text[:400]} environ={environ!r}",
                        lambda: home.settings)
         if ok and i % 5 == 0:  # a loaded config must be usable by the commands that read it
@@ -3754,7 +3758,7 @@ def _fz_text(rng, max_len=200):
 def _fz_body_notepad(tmp, n=600, seed=1407):
     rng = random.Random(seed)
     s = _fz_Surface("notepad", allowed=(hc.InvalidInputError,))
-    home = hc.CronHome(tmp / "notes" / "cron", clock=lambda: _fz_NOW, environ={}, lock_timeout=2)
+    home = hc.CronHome(tmp / "notes" / "cron", clock=FakeClock(_fz_NOW), environ={}, lock_timeout=2)
     try:
         job_ids = [home.add_job("@daily", "p", name=f"n{i}")["id"] for i in range(4)]
         for i in range(n):
@@ -3800,7 +3804,7 @@ def _fz_body_deliver(tmp, n=500, seed=1408):
             if i % 50 == 0:  # a fresh home now and then keeps jobs.json small
                 if home is not None:
                     home.close()
-                home = hc.CronHome(tmp / f"deliver{i}" / "cron", clock=lambda: _fz_NOW, environ={},
+                home = hc.CronHome(tmp / f"deliver{i}" / "cron", clock=FakeClock(_fz_NOW), environ={},
                                    lock_timeout=2)
             deliver = _fz_deliver_value(rng, tmp)
             s.call(f"add_job('@daily', 'p', deliver={deliver!r})", home.add_job, "@daily", "p",
@@ -4169,7 +4173,7 @@ _SC_BLOCKED = ("prompt blocked by the injection scanner: "
 
 def _sc_home(tmp_path):
     return hc.CronHome(tmp_path / "cron",
-                       clock=lambda: datetime(2026, 3, 6, 12, 0, tzinfo=timezone.utc),
+                       clock=FakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=UTC)),
                        environ={"TZ": "UTC"})
 
 
@@ -5554,17 +5558,6 @@ _RN_OK = {"choices": [{"message": {"content": "hello"}}]}
 _RN_GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # ghp_ + 36 alphanumerics
 
 
-class _RnFakeClock:
-    def __init__(self, start):
-        self.now = start
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **kw):
-        self.now += timedelta(**kw)
-
-
 class _RnHandler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -5657,11 +5650,6 @@ def _rn_servers(_rn_log, monkeypatch):
 
 
 @pytest.fixture
-def _rn_clock():
-    return _RnFakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=timezone.utc))
-
-
-@pytest.fixture
 def _rn_env(tmp_path):
     base = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
     base.update(TZ="UTC", HOME=str(tmp_path / "user"), **_RN_KEYS)
@@ -5669,7 +5657,7 @@ def _rn_env(tmp_path):
 
 
 @pytest.fixture
-def _rn_home(tmp_path, _rn_clock, _rn_env):
+def _rn_home(tmp_path, clock, _rn_env):
     """``_rn_home(config, runner=None)``: a CronHome with that config.json."""
     homes = []
 
@@ -5679,7 +5667,7 @@ def _rn_home(tmp_path, _rn_clock, _rn_env):
         (tmp_path / "scripts").mkdir(exist_ok=True)
         if config is not None:
             (path / "config.json").write_text(json.dumps(config))
-        home = hc.CronHome(path, clock=_rn_clock, environ=_rn_env, lock_timeout=2.0,
+        home = hc.CronHome(path, clock=clock, environ=_rn_env, lock_timeout=2.0,
                            runner=runner)
         homes.append(home)
         return home
@@ -5883,7 +5871,7 @@ def test_rn_guard_refuses_a_foreign_base_url_at_add(_rn_home, _rn_servers):
     assert len(home.jobs()) == 1
 
 
-def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_servers, _rn_clock):
+def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_servers, clock):
     local = _rn_servers("local")
     evil = _rn_servers("evil", host="127.0.0.2")  # another host than local's 127.0.0.1
     home = _rn_home(_rn_config(local))
@@ -5891,7 +5879,7 @@ def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_server
     _rn_edit_job(home, job["id"], provider="local", base_url=evil.url)
     assert home.tick()["dispatched"] == []  # not due yet: nothing happens
     assert home.job(job["id"])["state"] == "scheduled"
-    _rn_clock.advance(minutes=5)
+    clock.advance(minutes=5)
     report = home.tick()
     stored = home.job(job["id"])
     assert (stored["state"], stored["enabled"], stored["last_status"]) == (
@@ -6017,17 +6005,6 @@ _dl_SECRET = "hook-secret-0123456789"
 
 
 _dl_LEAK = "sk-abcdefghijklmnopqrstuvwx"
-
-
-class _dl_Clock:
-    def __init__(self, start):
-        self.now = start
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **kw):
-        self.now += timedelta(**kw)
 
 
 class _dl_Hook:
@@ -6162,15 +6139,10 @@ def _dl_env(tmp_path):
 
 
 @pytest.fixture
-def _dl_clock():
-    return _dl_Clock(_dl_T0)
-
-
-@pytest.fixture
-def _dl_home(tmp_path, _dl_clock, _dl_env):
+def _dl_home(tmp_path, clock, _dl_env):
     (tmp_path / "scripts").mkdir()
     (tmp_path / "cron").mkdir()
-    home = hc.CronHome(tmp_path / "cron", clock=_dl_clock, environ=_dl_env, lock_timeout=2.0)
+    home = hc.CronHome(tmp_path / "cron", clock=clock, environ=_dl_env, lock_timeout=2.0)
     yield home
     home.close()
 
@@ -6200,11 +6172,11 @@ def _dl_free_port():
     return port
 
 
-def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, _dl_clock, _dl_hooks):
+def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, clock, _dl_hooks):
     home, hook = _dl_home, _dl_hooks()
     _dl_config(home, {"webhook_secret_env": "HOOK_SECRET"})
     job = _dl_job(home, f"webhook:{hook.url}")
-    _dl_clock.now = datetime(2026, 3, 6, 12, 5, tzinfo=_dl_UTC)
+    clock.now = datetime(2026, 3, 6, 12, 5, tzinfo=_dl_UTC)
     report = home.tick()
     [fired] = report["dispatched"]
     eid = fired["execution_id"]
@@ -6231,7 +6203,7 @@ def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, _dl_clock, 
     assert (queued["execution_id"], queued["status"], queued["content"], queued["error"]) == (
         eid, "delivered", "", None)
     # The next run is one more POST, for its own execution.
-    _dl_clock.now = datetime(2026, 3, 6, 12, 10, tzinfo=_dl_UTC)
+    clock.now = datetime(2026, 3, 6, 12, 10, tzinfo=_dl_UTC)
     eid2 = home.tick()["dispatched"][0]["execution_id"]
     assert [b["execution_id"] for b in hook.bodies()] == [eid, eid2]
     assert [d["status"] for d in home.deliveries()] == ["delivered", "delivered"]
@@ -6297,19 +6269,19 @@ def _dl_tick_at(home, clock, when):
     return home.tick()
 
 
-def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, _dl_clock,
+def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, clock,
                                                                    _dl_hooks):
     home, hook = _dl_home, _dl_hooks(status=503, body=b"busy")
     job = _dl_job(home, f"webhook:{hook.url}")
-    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
     eid = fired["execution_id"]
     [queued] = home.deliveries()
     assert (queued["status"], queued["attempts"], queued["next_try_at"]) == (
         "pending", 1, "2026-03-06T12:07:00+00:00")
-    _dl_tick_at(home, _dl_clock, "2026-03-06T12:06:00+00:00")  # not due yet
+    _dl_tick_at(home, clock, "2026-03-06T12:06:00+00:00")  # not due yet
     assert len(hook.requests) == 1
     hook.status = 200
-    _dl_tick_at(home, _dl_clock, "2026-03-06T12:10:30+00:00")
+    _dl_tick_at(home, clock, "2026-03-06T12:10:30+00:00")
     keys = [r["headers"].get("Idempotency-Key") for r in hook.requests]
     # The retry carries the same key (12:10's own run may post before or after it).
     assert keys[0] == eid and keys.count(eid) == 2 and len(set(keys)) == 2
@@ -6319,25 +6291,25 @@ def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, _dl_
     assert hook.count(eid) == 2 and len(hook.requests) == 3  # 503, 200, and 12:10's own run
 
 
-def test_dl_a_retried_delivery_gives_up_after_five_attempts(_dl_home, _dl_clock, _dl_hooks):
+def test_dl_a_retried_delivery_gives_up_after_five_attempts(_dl_home, clock, _dl_hooks):
     home, hook = _dl_home, _dl_hooks(status=429, body=b"slow down")
     job = _dl_job(home, f"webhook:{hook.url}", name="once")
     home.edit_job(job["id"], schedule="2026-03-06T12:05:00+00:00")
-    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
     eid = fired["execution_id"]
     for when in ("12:07:10", "12:12:10", "12:22:10", "12:37:10", "12:59:00"):
-        _dl_tick_at(home, _dl_clock, f"2026-03-06T{when}+00:00")
+        _dl_tick_at(home, clock, f"2026-03-06T{when}+00:00")
     assert hook.count(eid) == 5  # the first send and four retries, over about 30 minutes
     [queued] = home.deliveries()
     assert (queued["status"], queued["attempts"], queued["next_try_at"]) == ("failed", 5, None)
     assert queued["error"].startswith("delivery failed: webhook: HTTP 429 from ")
 
 
-def test_dl_a_delivery_that_may_have_arrived_is_never_retried(_dl_home, _dl_clock, _dl_hooks):
+def test_dl_a_delivery_that_may_have_arrived_is_never_retried(_dl_home, clock, _dl_hooks):
     home, hook = _dl_home, _dl_hooks(status=500, body=b"oops")
     job = _dl_job(home, f"webhook:{hook.url}")
-    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
-    _dl_tick_at(home, _dl_clock, "2026-03-06T12:09:30+00:00")
+    [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
+    _dl_tick_at(home, clock, "2026-03-06T12:09:30+00:00")
     assert hook.count(fired["execution_id"]) == 1
     [queued] = home.deliveries()
     assert (queued["status"], queued["attempts"]) == ("failed", 1)
@@ -6437,18 +6409,18 @@ def test_dl_email_goes_through_a_real_smtp_server(_dl_home):
     assert home.deliveries()[0]["status"] == "delivered"
 
 
-def test_dl_an_smtp_4xx_is_retried(_dl_home, _dl_clock):
+def test_dl_an_smtp_4xx_is_retried(_dl_home, clock):
     home, smtp = _dl_home, _dl_Smtp()
     try:
         _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port}})
         job = _dl_job(home, "email:ops@example.com")
         smtp.busy = True
-        [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+        [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
         [queued] = home.deliveries()
         assert (queued["status"], queued["attempts"]) == ("pending", 1)
         assert "451" in queued["error"] and "retrying email after" in queued["error"]
         smtp.busy = False
-        _dl_tick_at(home, _dl_clock, "2026-03-06T12:10:30+00:00")  # housekeeping: retries
+        _dl_tick_at(home, clock, "2026-03-06T12:10:30+00:00")  # housekeeping: retries
         [queued] = [d for d in home.deliveries() if d["execution_id"] == fired["execution_id"]]
         assert (queued["status"], queued["attempts"]) == ("delivered", 2)
         assert len(smtp.messages) == 2  # the retry, and 12:10's own run
@@ -6504,7 +6476,7 @@ def _dl_wait(event, proc, timeout=15.0):
 def test_dl_crash_around_the_send_never_sends_twice(tmp_path, _dl_env, _dl_hooks, where):
     hook = _dl_hooks(block_first=(where == "while-sending"))
     (tmp_path / "scripts").mkdir()
-    with hc.CronHome(tmp_path / "cron", clock=lambda: _dl_T0, environ=_dl_env) as setup:
+    with hc.CronHome(tmp_path / "cron", clock=FakeClock(_dl_T0), environ=_dl_env) as setup:
         job = _dl_job(setup, f"webhook:{hook.url}", body="echo crash-payload\n")
     home = str(tmp_path / "cron")
     if where == "while-sending":
