@@ -64,6 +64,36 @@ def clock():
     return FakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=UTC))  # a Friday
 
 
+class HangCap:
+    """A safety cap on wall-clock time, not a speed check.
+
+    ``with HangCap(20): ...`` fails only if the body is still running after
+    20 s.  A cap is at least 10 s, far above what the body takes on a loaded
+    machine, and below what the bug it guards against would take (a child's
+    ``sleep 30``, a server that never answers): the suite must pass with CPU
+    hogs beside it.  How fast something is, and how its time grows, is
+    measured in ``benchmarks/``, never asserted in a test.  ``elapsed`` is set
+    on exit, for lower bounds (a grace that must be waited), which load cannot
+    break.
+    """
+
+    MIN_SECONDS = 10
+
+    def __init__(self, seconds):
+        assert seconds >= self.MIN_SECONDS, f"a cap under {self.MIN_SECONDS} s is a speed check"
+        self.seconds, self.elapsed = seconds, None
+
+    def __enter__(self):
+        self._start = time.monotonic()
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.elapsed = time.monotonic() - self._start
+        if kind is None:
+            assert self.elapsed < self.seconds, f"still running after {self.seconds} s: a hang"
+        return False
+
+
 @pytest.fixture
 def env(tmp_path):
     """A clean environment: no inherited HERMES_* variables, UTC system zone."""
@@ -242,12 +272,10 @@ def test_atomic_write_replaces_file_with_mode_0600_and_leaves_no_temp(tmp_path):
 
 def test_file_lock_times_out_with_store_locked_error(tmp_path):
     path = str(tmp_path / ".jobs.lock")
-    with hc._FileLock(path, 5):
-        start = time.monotonic()
+    with hc._FileLock(path, 5), HangCap(10):  # an ignored timeout would wait forever
         with pytest.raises(hc.StoreLockedError) as ei:
             with hc._FileLock(path, 0.2):
                 pass
-        assert time.monotonic() - start < 2
     assert str(ei.value).startswith("the job store is locked by another process (waited 0.2 s)")
     with hc._FileLock(path, 0.2):  # released again
         pass
@@ -1110,11 +1138,10 @@ CRON_IMPOSSIBLE_AND_CASES = [
 
 
 @pytest.mark.parametrize("expr_text", CRON_IMPOSSIBLE_CASES + CRON_IMPOSSIBLE_AND_CASES)
-def test_cron_impossible_expressions_raise_quickly(expr_text):
-    started = time.monotonic()
-    with pytest.raises(hc.CronSyntaxError):
+def test_cron_impossible_expressions_raise(expr_text):
+    # The cap catches a search that never ends; bench_cron.py measures the speed.
+    with HangCap(10), pytest.raises(hc.CronSyntaxError):
         hc.CronExpr(expr_text)
-    assert time.monotonic() - started < 2.0
 
 
 # Sparse but possible: must construct, and next_after must answer quickly.
@@ -1132,9 +1159,8 @@ CRON_RARE_CASES = [
 
 @pytest.mark.parametrize("expr_text, start, expected", CRON_RARE_CASES, ids=[c[0] for c in CRON_RARE_CASES])
 def test_cron_rare_but_possible(expr_text, start, expected):
-    started = time.monotonic()
-    got = hc.CronExpr(expr_text).next_after(_cron_dt(start))
-    assert time.monotonic() - started < 2.0
+    with HangCap(10):  # catches a search that never ends; bench_cron.py measures the speed
+        got = hc.CronExpr(expr_text).next_after(_cron_dt(start))
     assert _cron_as_utc(got) == _cron_utc(expected)
 
 
@@ -2365,12 +2391,12 @@ def test_redact_leaves_ordinary_text_alone(text):
 @pytest.mark.parametrize("text", ["token" * 16000, "password_" * 9000, "a" * 80000 + "=x",
                                   "a-" * 40000, "a." * 40000, "api-" * 20000, "http://" * 10000],
                          ids=["token", "password_", "a", "a-", "a.", "api-", "http"])
-def test_redact_is_linear_on_long_runs_of_key_words(text):
+def test_redact_leaves_long_runs_of_key_words_alone(text):
     # One rule used to backtrack quadratically: 'token' * 16000 took 53 s,
-    # so one script's output could hold a tick for hours.
-    start = time.monotonic()
-    assert hc.redact(text) == text
-    assert time.monotonic() - start < 2
+    # so one script's output could hold a tick for hours.  The cap catches
+    # that; bench_redact.py measures the time and how it grows.
+    with HangCap(10):
+        assert hc.redact(text) == text
     assert hc.redact("x_" * 40 + "api_token=abcdefgh1234") == "x_" * 40 + "api_token=***"
 
 
@@ -2815,34 +2841,39 @@ def test_webhook_with_an_ordinary_query_is_accepted(home):
     assert job["deliver"] == "webhook:https://example.com/hook?channel=ops"
 
 
-@pytest.mark.parametrize("text", ["token" * 40000, "password=" * 20000, "a" * 200000,
-                                  '{"a":' * 40000, "sk-" * 60000, "https://" * 25000,
-                                  "Bearer " * 30000, "-----BEGIN PRIVATE KEY-----" * 8000],
-                         ids=["token", "password=", "a", "nesting", "sk-", "https", "bearer",
-                              "pem"])
-def test_redact_is_linear_on_200_kb_of_hostile_text(text):
-    # 'token' * 16000 once took 53 s (a quadratic backtrack); linear rules
-    # handle 200 KB in a few tens of milliseconds, so 1 s is lenient but
-    # still fails if a rule goes quadratic again.
-    start = time.monotonic()
-    hc.redact(text)
-    assert time.monotonic() - start < 1
+_RD_LOG_SECRET = "Q7w9E2r4T6y8U1i3O5p7Zz9Yy8Xx7Ww6Vv5U"  # 36 alphanumerics
 
 
-def test_redact_takes_one_pass_not_one_per_rule():
-    # 1 MiB of log text: within a generous bound on a noisy machine (the
-    # benchmark, benchmarks/bench_redact.py, holds the 100 ms target).
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "benchmarks"))
-    try:
-        from bench_redact import realistic_log
-    finally:
-        sys.path.pop(0)
-    text = realistic_log()
-    hc.redact(text)
-    start = time.monotonic()
-    masked = hc.redact(text)
-    assert time.monotonic() - start < 1.0
-    assert "GITHUB_TOKEN=***" in masked and masked.count("***") > 20
+# (line, what redact() makes of it): a chatty script's log, look-alikes left alone.
+_RD_LOG_LINES = [
+    ("INFO [worker] starting worker request finished cache miss hit retry", None),
+    ("DEBUG [token] GET /v1/items/4242?page=3&sort=asc status=200 took=12ms", None),
+    ("WARN [keys] commit 3f786850e387550fdab836ed7e6dc881de23001b by user7", None),
+    ("INFO [passage] open /var/lib/app/data/session/12.json size=5512 sha256="
+     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", None),
+    ("INFO [author] user_id=42 request_id=0123456789abcdef0123456789abcdef retries=2 "
+     "cache_key=item:12 max_tokens=4096", None),
+    ("ERROR [access] connecting to https://api.example.com/v2/password (timeout 30 s) "
+     "uuid 123e4567-e89b-42d3-a456-426614174000", None),
+    ("INFO [tokenizer] password reset token expired for the monkey keyboard turkey", None),
+    (f"ERROR [job] export GITHUB_TOKEN=ghp_{_RD_LOG_SECRET}", "ERROR [job] export GITHUB_TOKEN=***"),
+    (f'ERROR [job] {{"api_key": "{_RD_LOG_SECRET}"}}', 'ERROR [job] {"api_key": "***"}'),
+    (f"ERROR [job] Authorization: Bearer {_RD_LOG_SECRET}", "ERROR [job] Authorization: Bearer ***"),
+]
+
+
+def test_redact_masks_the_secrets_of_a_long_mixed_log_and_nothing_else():
+    # About 1 MiB of log in one call; bench_redact.py holds its 100 ms target.
+    lines, expected = [], []
+    for i in range(8000):
+        line, masked = _RD_LOG_LINES[i * 7 % len(_RD_LOG_LINES)]
+        stamp = f"2026-03-{i % 28 + 1:02d}T{i % 24:02d}:{i % 60:02d}:{i * 7 % 60:02d}.{i % 1000:03d}Z"
+        lines.append(f"{stamp} {line}\n")
+        expected.append(f"{stamp} {masked or line}\n")
+    text = "".join(lines)
+    assert len(text) > 800_000
+    with HangCap(10):
+        assert hc.redact(text) == "".join(expected)
 
 
 _fz_PEM_BODY = ("MIIEowIBAAKCAQEA7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6d\n"
@@ -3039,7 +3070,8 @@ def test_fz_redact_corpus_sizes(capsys):
 # --- the fuzz harness ---
 
 
-_fz_CALL_LIMIT = 1.0       # seconds one call may take
+_fz_CALL_LIMIT = 1.0       # a call slower than this is listed in the summary, not failed:
+                           # on a loaded machine any call can be slow; hangs are the watchdog's
 
 
 _fz_WATCHDOG = 10.0        # a call still running after this is interrupted as a hang
@@ -3138,7 +3170,7 @@ def _fz_run(name, body, *args):
 
 def _fz_check(name, body, *args):
     surface, seconds = _fz_run(name, body, *args)
-    assert not surface.bugs and not surface.slow, surface.report()
+    assert not surface.bugs, surface.report()
     return surface, seconds
 
 
@@ -3878,10 +3910,15 @@ def test_fz_fuzz_summary(tmp_path_factory, capsys, monkeypatch):
     exits = ", ".join(f"{k[4:]}: {v}" for k, v in sorted(_fz_COUNTS.items()) if k.startswith("CLI exit"))
     summary = (f"fuzz total {total} calls ({_fz_COUNTS.get('jobs.json records', 0)} jobs.json "
                f"records, {_fz_COUNTS.get('jobs.json fires', 0)} fired by tick; CLI {exits}):\n  " + "\n  ".join(lines))
+    slow = [f"{surface.name}: {took} s: {what!r}"[:300]
+            for surface, _ in _fz_RESULTS.values() for took, what in surface.slow[:3]]
+    if slow:
+        summary += f"\n  calls over {_fz_CALL_LIMIT} s (a busy machine, or worth a look):\n    " \
+            + "\n    ".join(slow)
     with capsys.disabled():
         print("\n" + summary)
     assert total >= 20000, summary
-    assert not any(surface.bugs or surface.slow for surface, _ in _fz_RESULTS.values()), summary
+    assert not any(surface.bugs for surface, _ in _fz_RESULTS.values()), summary
 
 
 SECRETS = [
@@ -3943,29 +3980,47 @@ def test_scripts_and_skills_never_follow_a_symlink_out_of_their_dir(home, tmp_pa
     assert "Exfiltrate" not in agent[0] and "skipped: grab" in agent[0]
 
 
+# Units that, repeated, once made a rule backtrack (or could).  How long
+# redact() takes on them, and that 4x the text costs about 4x the time, is
+# measured by benchmarks/bench_redact.py (its own copy of these units), not
+# here: a test that compares timings fails on a loaded machine.
 _RD_ADVERSARIAL = ["token= ", "https://", "ab\u200b", "password=", "Authorization: Bearer ",
                    "-----BEGIN PRIVATE KEY-----", '"key": "', "AKIA", "\u200b", "a=", "{",
                    "aB3+/xY7" * 8, "aB3+/xY7" * 5 + "==\n", "key=,", "x=", "s=", "pass=a b",
-                   "://a@", "key: {", "mysql ", "\\nghp_", "<password>"]
+                   "://a@", "key: {", "mysql ", "\\nghp_", "<password>", "token", "a",
+                   '{"a":', "sk-", "Bearer "]
+
+
+def _rd_hostile_text(unit, size=200_000):
+    """An even number of whole repeats of *unit*, about *size* characters."""
+    reps = size // len(unit)
+    return unit * (reps - reps % 2)
+
+
+def _rd_expected(unit, text):
+    """What redact() must make of ``_rd_hostile_text(unit)``."""
+    pairs = len(text) // len(unit) // 2
+    if unit == "-----BEGIN PRIVATE KEY-----":
+        return "[REDACTED PRIVATE KEY]"  # an unterminated key block: masked to the end
+    if unit == "sk-":
+        return "sk-***"
+    if unit == "token= ":
+        return "token= *** " * pairs  # each second 'token' is the first one's value
+    if unit == "Authorization: Bearer ":
+        return "Authorization: Bearer *** Bearer " * pairs
+    if unit == "password=":
+        # A value stops at 4,096 characters: the first 9 + 4,096 become
+        # "password=***", then each further 4,113 (the 8 characters left of a
+        # cut "password=", a whole one, a value) "assword=password=***".
+        return "password=***" + "assword=password=***" * -(-(len(text) - 4105) // 4113)
+    return text  # nothing secret in it
 
 
 @pytest.mark.parametrize("unit", _RD_ADVERSARIAL)
-def test_redact_time_grows_linearly_on_adversarial_input(unit):
-    # The issue's bound is 200 ms per MiB for hostile input; the benchmark
-    # holds that figure.  Here: 4x the text costs well under 6x the time, and
-    # 800 KB stays under a generous 1.5 s on a busy machine.
-    def best(size):
-        text = (unit * (size // len(unit) + 1))[:size]
-        took = []
-        for _ in range(2):
-            start = time.perf_counter()
-            hc.redact(text)
-            took.append(time.perf_counter() - start)
-        return min(took)
-
-    small, large = best(200_000), best(800_000)
-    assert large < 1.5
-    assert large / max(small, 0.005) < 6
+def test_redact_answers_exactly_on_200_kb_of_adversarial_input(unit):
+    text = _rd_hostile_text(unit)
+    with HangCap(10):  # a quadratic rule would take minutes
+        assert hc.redact(text) == _rd_expected(unit, text)
 
 
 def test_redact_replays_a_repeated_assignment_exactly():
@@ -4918,9 +4973,8 @@ def test_script_failure_timeout_and_redaction(home, tmp_path):
     # Upstream's exact shapes: a failure shared with an upstream ticker is one incident.
     assert (row["status"], row["error"]) == ("failed",
                                              "Script exited with code 3\nstderr:\nusing sk-***")
-    start = time.monotonic()
-    row = home.run_job(slow["id"])
-    assert time.monotonic() - start < 10
+    with HangCap(20):  # the script sleeps 30 s
+        row = home.run_job(slow["id"])
     assert (row["status"], row["error"]) == ("failed", "Script timed out after 1s: "
                                              + job_script(home, slow))
     job = home.job(fail["id"])
@@ -5165,9 +5219,8 @@ def test_sp_trickling_webhook_fails_at_the_total_deadline(_dl_home, _sp_trickler
     monkeypatch.setattr(hc, "_SEND_TIMEOUT", 1.5)  # each byte comes well within it
     home, hook = _dl_home, _sp_trickler("http")
     job = _dl_job(home, f"webhook:{hook.url}")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4
+    with HangCap(10):  # the trickle never ends
+        row = home.run_job(job["id"])
     assert (row["status"], row["delivery_outcome"]) == ("completed", "failed")
     error = home.job(job["id"])["last_delivery_error"]
     assert f"webhook: timed out: no complete answer from {hook.url} within 1.5 s (deadline)" \
@@ -5180,9 +5233,8 @@ def test_sp_trickling_provider_fails_at_run_timeout_seconds(_rn_home, _sp_trickl
     home = _rn_home({"providers": {"slow": {"base_url": server.url, "model": "m"}},
                      "run_timeout_seconds": 2})
     job = home.add_job("@daily", "Say hi.", provider="slow")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4.5
+    with HangCap(10):  # the trickle never ends
+        row = home.run_job(job["id"])
     assert row["status"] == "failed"
     assert row["error"] == (f"agent request to {server.url} timed out: no complete answer "
                             f"within 2 s (run_timeout_seconds)")
@@ -5194,9 +5246,8 @@ def test_sp_trickling_smtp_greeting_fails_at_the_total_deadline(_dl_home, _sp_tr
     home, smtp = _dl_home, _sp_trickler("smtp")
     _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port}})
     job = _dl_job(home, "email:ops@example.com")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4
+    with HangCap(10):  # the trickle never ends
+        row = home.run_job(job["id"])
     assert row["delivery_outcome"] == "failed"
     assert ("email: SMTP to 127.0.0.1 timed out: no complete answer within 1.5 s (deadline)"
             in home.job(job["id"])["last_delivery_error"])
@@ -5207,9 +5258,8 @@ def test_sp_background_child_holding_stdout_does_not_hold_the_run(home, tmp_path
     pidfile = tmp_path / "bg.pid"
     script(tmp_path, "bg.sh", f"sleep 30 &\necho $! > '{pidfile}'\necho done\n")
     job = home.add_job("@hourly", "", script="bg.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 3
+    with HangCap(15):  # held by its child, the run would last until the 20 s timeout
+        row = home.run_job(job["id"])
     assert (row["status"], row["error"]) == ("completed", None)
     assert not _crash_alive(int(pidfile.read_text()))
     doc = only_output(home, job["id"])
@@ -5224,9 +5274,8 @@ def test_sp_timeout_kills_the_whole_process_group(home, tmp_path):
     script(tmp_path, "hang.sh", f"sleep 30 >/dev/null 2>&1 &\necho $! > '{pidfile}'\n"
                                 f"sleep 30\n")
     job = home.add_job("@hourly", "", script="hang.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4
+    with HangCap(20):  # both sleep 30 s
+        row = home.run_job(job["id"])
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
     assert not _crash_alive(int(pidfile.read_text()))
 
@@ -5238,9 +5287,8 @@ def test_sp_setsid_child_is_killed_and_reported(home, tmp_path):
     pidfile = tmp_path / "escaped.pid"
     script(tmp_path, "esc.sh", f"setsid sleep 30 &\necho $! > '{pidfile}'\necho done\n")
     job = home.add_job("@hourly", "", script="esc.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 3
+    with HangCap(15):  # held by the escaped child, the run would last until the 20 s timeout
+        row = home.run_job(job["id"])
     assert row["status"] == "completed"
     assert not _crash_alive(int(pidfile.read_text()))
     assert ("**Warning:** killed 1 process(es) that left the script's process group (setsid) "
@@ -5251,9 +5299,8 @@ def test_sp_child_that_closes_its_output_still_times_out(home, tmp_path):
     write_config(home, {"script_timeout_seconds": 1})
     script(tmp_path, "quiet.sh", "exec >/dev/null 2>&1\nsleep 30\n")
     job = home.add_job("@hourly", "", script="quiet.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 3
+    with HangCap(20):  # the script sleeps 30 s
+        row = home.run_job(job["id"])
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
 
 
@@ -5575,7 +5622,7 @@ class _RnHandler(http.server.BaseHTTPRequestHandler):
             self.server.rn_log.append(record)
         reply = self.server.rn_reply(record)
         if reply is None:  # hang: keep the connection open without answering
-            self.server.rn_stop.wait(5)
+            self.server.rn_stop.wait(30)  # until the server stops
             self.close_connection = True
             return
         status, headers, payload = reply
@@ -5833,15 +5880,13 @@ def test_rn_http_500_fails_with_the_status_and_a_redacted_body(_rn_home, _rn_ser
 
 def test_rn_hanging_provider_times_out_at_run_timeout_seconds(_rn_home, _rn_servers):
     local = _rn_servers("local")
-    local.reply(lambda r: None)  # accepts the request, never answers (for 5 s)
+    local.reply(lambda r: None)  # accepts the request, never answers (for 30 s)
     home = _rn_home(_rn_config(local, run_timeout_seconds=1))
     job = home.add_job("@daily", _RN_PROMPT, provider="local")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    elapsed = time.monotonic() - start
+    with HangCap(10):
+        row = home.run_job(job["id"])
     assert row["status"] == "failed"
     assert "timed out" in row["error"]
-    assert elapsed < 3, elapsed
     assert len(local.requests()) == 1
 
 
@@ -5937,14 +5982,12 @@ def test_rn_agent_command_timeout_kills_the_whole_process_group(_rn_home, _rn_en
     home = _rn_home({"agent": {"command": 'sleep 60 & echo $! > "$RN_PID"; wait'},
                      "run_timeout_seconds": 1})
     job = home.add_job("@daily", _RN_PROMPT)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    elapsed = time.monotonic() - start
+    with HangCap(30):  # the child sleeps 60 s
+        row = home.run_job(job["id"])
     assert row["status"] == "failed"
     assert "timed out" in row["error"]
-    assert elapsed < 5, elapsed
     pid = int(pidfile.read_text())
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 10
     while not _rn_gone(pid) and time.monotonic() < deadline:
         time.sleep(0.02)  # waits for the reaper, not for schedule logic
     assert _rn_gone(pid), f"background child {pid} survived the timeout"
@@ -6248,9 +6291,8 @@ def test_dl_delivery_failure_opens_a_delivery_incident_until_a_delivery_works(_d
 def test_dl_webhook_unreachable_fails_fast_and_clearly(_dl_home):
     home = _dl_home
     job = _dl_job(home, f"webhook:http://127.0.0.1:{_dl_free_port()}/hook")
-    started = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - started < 5
+    with HangCap(10):  # the send timeout is 30 s
+        row = home.run_job(job["id"])
     assert (row["status"], row["delivery_outcome"]) == ("completed", "failed")
     stored = home.job(job["id"])
     assert stored["last_status"] == "delivery_failed"
@@ -6903,14 +6945,13 @@ def test_tick_writes_finished_runs_to_the_store_in_batches(home, clock, ok_scrip
 def test_tick_a_lone_run_is_written_at_once(home, clock, ok_script, monkeypatch):
     monkeypatch.setattr(hc, "_BATCH_GAP", 60)
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
-    start = time.monotonic()
-    for _ in range(3):  # runs after a write do not wait for the gap either
-        home.run_job(job["id"])
-        assert home.job(job["id"])["last_status"] == "ok"
-    clock.advance(minutes=5)
-    assert len(home.tick()["dispatched"]) == 1
+    with HangCap(30):  # one wait for the 60 s gap would exceed it
+        for _ in range(3):  # runs after a write do not wait for the gap either
+            home.run_job(job["id"])
+            assert home.job(job["id"])["last_status"] == "ok"
+        clock.advance(minutes=5)
+        assert len(home.tick()["dispatched"]) == 1
     assert home.job(job["id"]).get("fire_claim") is None
-    assert time.monotonic() - start < 30
 
 
 def _first_run_finds_the_store_locked(tmp_path, clock, env):
@@ -7419,9 +7460,8 @@ def test_script_timeout_holds_even_with_a_detached_grandchild(home, tmp_path):
     write_config(home, {"script_timeout_seconds": 1})
     script(tmp_path, "sticky.sh", "setsid sleep 30 &\nsleep 60\n")
     job = home.add_job("@hourly", "", script="sticky.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 15
+    with HangCap(20):  # the grandchild sleeps 30 s, the script 60 s
+        row = home.run_job(job["id"])
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
 
 
@@ -8601,14 +8641,12 @@ def test_crash_daemon_sigterm_interrupts_the_run_and_exits_0(tmp_path, env):
         pids = [int(p) for p in _crash_wait_file(marker, daemon).split()]
         assert all(_crash_alive(p) for p in pids)
         daemon.send_signal(signal.SIGTERM)
-        start = time.monotonic()
         out, err = daemon.communicate(timeout=10)
-        assert time.monotonic() - start < 10
         assert daemon.returncode == 0, (out, err)
         rows = _crash_rows(home)
         assert [row[:2] for row in rows] == [(hc._instant(minute), "failed")]
         assert "interrupted" in rows[0][3]
-        deadline = time.monotonic() + 5  # the killed `sleep` may still be exiting
+        deadline = time.monotonic() + 10  # the killed `sleep` may still be exiting
         while any(_crash_alive(p) for p in pids) and time.monotonic() < deadline:
             time.sleep(0.02)
         assert not any(_crash_alive(p) for p in pids)
@@ -8735,17 +8773,16 @@ def test_stop_run_kills_a_script_that_ignores_sigterm_after_the_grace(tmp_path, 
     try:
         pids = [int(p) for p in _crash_wait_file(ready, run).split()]
         run.send_signal(signal.SIGTERM)
-        start = time.monotonic()
-        out, err = run.communicate(timeout=5)
-        took = time.monotonic() - start
+        with HangCap(20) as took:  # the script's child sleeps 30 s
+            out, err = run.communicate(timeout=25)
     finally:
         if run.poll() is None:
             run.kill()
             run.communicate()
     assert run.returncode == 130, (out, err)
-    assert 0.5 <= took < 4
+    assert took.elapsed >= 0.5  # the grace was waited (load cannot break a lower bound)
     assert out.startswith("interrupted by SIGTERM: stopped execution ")
-    deadline = time.monotonic() + 2  # the whole group got SIGKILL; it may still be exiting
+    deadline = time.monotonic() + 10  # the whole group got SIGKILL; it may still be exiting
     while any(_crash_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not any(_crash_alive(p) for p in pids)
@@ -9326,9 +9363,9 @@ def test_ping_to_a_dead_switch_never_holds_up_the_run(home, clock, ok_script, pi
         s.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{s.getsockname()[1]}/hc"
     job = home.add_job("@daily", "", script=ok_script, no_agent=True, deliver=f"ping:{dead}")
-    started = time.monotonic()
-    row = home.run_job(job["id"])
-    assert row["status"] == "completed" and time.monotonic() - started < 5
+    with HangCap(10):  # a ping that waited out its 10 s timeout would hold the run
+        row = home.run_job(job["id"])
+    assert row["status"] == "completed"
     assert home.job(job["id"])["last_status"] == "ok"  # a monitor's outage is not the job's
     queue = {r["execution_id"]: r for r in home.deliveries()}
     end, start = queue[row["id"] + ":end"], queue[row["id"] + ":start"]
