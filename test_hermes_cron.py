@@ -11273,3 +11273,82 @@ def test_meta_docstring_quick_start_runs(tmp_path, monkeypatch):
     assert printed[0][1] == "2026-03-09T09:30:00+01:00"
     assert printed[1:] == [("completed",), (datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(
         "Europe/Berlin")),)]
+
+
+def _meta_this_file():
+    with open(__file__, encoding="utf-8") as f:
+        return ast.parse(f.read())
+
+
+def _meta_nodes_with_owner(tree):
+    """(qualified name of the enclosing def or class, or "", node) for every node."""
+    def walk(node, owner):
+        for child in ast.iter_child_nodes(node):
+            inner = owner
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = f"{owner}.{child.name}" if owner else child.name
+            yield inner, child
+            yield from walk(child, inner)
+    return walk(tree, "")
+
+
+# Where an elapsed time may be computed: HangCap (a safety cap), and the fuzz
+# harness, which lists slow calls in its summary but never fails on them.
+_META_ELAPSED_ALLOWED = {"HangCap.__exit__", "_fz_Surface.call", "_fz_run"}
+
+
+def test_meta_no_test_compares_timings():
+    # Issue 21: timing comparisons belong in benchmarks/, not in any test; the
+    # suite must pass with CPU hogs beside it.  A wall-clock bound in a test is
+    # a HangCap (>= 10 s, far above the body's time on a loaded machine).
+    timers = {"perf_counter", "perf_counter_ns", "process_time", "process_time_ns",
+              "thread_time", "thread_time_ns", "timeit"}
+    clocks = {"monotonic", "monotonic_ns", "time", "time_ns"}
+
+    def is_clock_call(node):
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in clocks and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "time")
+
+    found = []
+    for owner, node in _meta_nodes_with_owner(_meta_this_file()):
+        name = node.attr if isinstance(node, ast.Attribute) else \
+            node.id if isinstance(node, ast.Name) else None
+        if name in timers:
+            found.append((node.lineno, owner, name))
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                a.name.split(".")[0] in timers or a.name in timers for a in node.names):
+            found.append((node.lineno, owner, "import"))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) \
+                and (is_clock_call(node.left) or is_clock_call(node.right)) \
+                and owner not in _META_ELAPSED_ALLOWED:
+            found.append((node.lineno, owner, "elapsed time"))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "HangCap":
+            seconds = node.args[0] if node.args else None
+            if not (isinstance(seconds, ast.Constant)
+                    and seconds.value >= HangCap.MIN_SECONDS):
+                found.append((node.lineno, owner, "HangCap under its minimum"))
+    assert found == []
+
+
+def test_meta_the_tests_need_only_the_module_and_fixtures():
+    # README, Vendoring: test_hermes_cron.py (and fixtures/) run beside a
+    # vendored hermes_cron.py without edits, so nothing here may import from
+    # benchmarks/ or reach for another file of this repository.
+    tree = _meta_this_file()
+    roots = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+             for a in n.names}
+    roots |= {n.module.split(".")[0] for n in ast.walk(tree)
+              if isinstance(n, ast.ImportFrom) and n.module}
+    assert not {r for r in roots if r == "benchmarks" or r.startswith("bench_")}, roots
+    if sys.version_info >= (3, 10):
+        assert roots - set(sys.stdlib_module_names) == {"hermes_cron", "pytest"}, roots
+    path_edits = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                  and n.attr == "path" and isinstance(n.value, ast.Name) and n.value.id == "sys"]
+    assert path_edits == []  # child scripts add the module's directory in their own text
+    repo_files = ("benchmarks", "pyproject.toml", "README.md", ".ci", "LICENSE", ".git")
+    named = sorted({(n.lineno, n.value) for owner, n in _meta_nodes_with_owner(tree)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    and n.value.strip("/").split("/")[0] in repo_files
+                    and owner != "test_meta_the_tests_need_only_the_module_and_fixtures"})
+    assert named == []
