@@ -43,7 +43,11 @@ HERE = os.path.dirname(MODULE)
 
 
 class FakeClock:
-    """A settable clock: ``clock()`` returns ``clock.now``."""
+    """The file's one fake clock: ``clock()`` returns ``clock.now``; set it or ``advance()`` it.
+
+    Every in-process home gets one (the ``clock`` fixture, or ``FakeClock(t)``
+    for a home a test builds itself); child processes get ``HERMES_CRON_NOW``.
+    """
 
     def __init__(self, start):
         self.now = start
@@ -58,6 +62,36 @@ class FakeClock:
 @pytest.fixture
 def clock():
     return FakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=UTC))  # a Friday
+
+
+class HangCap:
+    """A safety cap on wall-clock time, not a speed check.
+
+    ``with HangCap(20): ...`` fails only if the body is still running after
+    20 s.  A cap is at least 10 s, far above what the body takes on a loaded
+    machine, and below what the bug it guards against would take (a child's
+    ``sleep 30``, a server that never answers): the suite must pass with CPU
+    hogs beside it.  How fast something is, and how its time grows, is
+    measured in ``benchmarks/``, never asserted in a test.  ``elapsed`` is set
+    on exit, for lower bounds (a grace that must be waited), which load cannot
+    break.
+    """
+
+    MIN_SECONDS = 10
+
+    def __init__(self, seconds):
+        assert seconds >= self.MIN_SECONDS, f"a cap under {self.MIN_SECONDS} s is a speed check"
+        self.seconds, self.elapsed = seconds, None
+
+    def __enter__(self):
+        self._start = time.monotonic()
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.elapsed = time.monotonic() - self._start
+        if kind is None:
+            assert self.elapsed < self.seconds, f"still running after {self.seconds} s: a hang"
+        return False
 
 
 @pytest.fixture
@@ -238,12 +272,10 @@ def test_atomic_write_replaces_file_with_mode_0600_and_leaves_no_temp(tmp_path):
 
 def test_file_lock_times_out_with_store_locked_error(tmp_path):
     path = str(tmp_path / ".jobs.lock")
-    with hc._FileLock(path, 5):
-        start = time.monotonic()
+    with hc._FileLock(path, 5), HangCap(10):  # an ignored timeout would wait forever
         with pytest.raises(hc.StoreLockedError) as ei:
             with hc._FileLock(path, 0.2):
                 pass
-        assert time.monotonic() - start < 2
     assert str(ei.value).startswith("the job store is locked by another process (waited 0.2 s)")
     with hc._FileLock(path, 0.2):  # released again
         pass
@@ -1106,11 +1138,10 @@ CRON_IMPOSSIBLE_AND_CASES = [
 
 
 @pytest.mark.parametrize("expr_text", CRON_IMPOSSIBLE_CASES + CRON_IMPOSSIBLE_AND_CASES)
-def test_cron_impossible_expressions_raise_quickly(expr_text):
-    started = time.monotonic()
-    with pytest.raises(hc.CronSyntaxError):
+def test_cron_impossible_expressions_raise(expr_text):
+    # The cap catches a search that never ends; bench_cron.py measures the speed.
+    with HangCap(10), pytest.raises(hc.CronSyntaxError):
         hc.CronExpr(expr_text)
-    assert time.monotonic() - started < 2.0
 
 
 # Sparse but possible: must construct, and next_after must answer quickly.
@@ -1128,9 +1159,8 @@ CRON_RARE_CASES = [
 
 @pytest.mark.parametrize("expr_text, start, expected", CRON_RARE_CASES, ids=[c[0] for c in CRON_RARE_CASES])
 def test_cron_rare_but_possible(expr_text, start, expected):
-    started = time.monotonic()
-    got = hc.CronExpr(expr_text).next_after(_cron_dt(start))
-    assert time.monotonic() - started < 2.0
+    with HangCap(10):  # catches a search that never ends; bench_cron.py measures the speed
+        got = hc.CronExpr(expr_text).next_after(_cron_dt(start))
     assert _cron_as_utc(got) == _cron_utc(expected)
 
 
@@ -2361,12 +2391,12 @@ def test_redact_leaves_ordinary_text_alone(text):
 @pytest.mark.parametrize("text", ["token" * 16000, "password_" * 9000, "a" * 80000 + "=x",
                                   "a-" * 40000, "a." * 40000, "api-" * 20000, "http://" * 10000],
                          ids=["token", "password_", "a", "a-", "a.", "api-", "http"])
-def test_redact_is_linear_on_long_runs_of_key_words(text):
+def test_redact_leaves_long_runs_of_key_words_alone(text):
     # One rule used to backtrack quadratically: 'token' * 16000 took 53 s,
-    # so one script's output could hold a tick for hours.
-    start = time.monotonic()
-    assert hc.redact(text) == text
-    assert time.monotonic() - start < 2
+    # so one script's output could hold a tick for hours.  The cap catches
+    # that; bench_redact.py measures the time and how it grows.
+    with HangCap(10):
+        assert hc.redact(text) == text
     assert hc.redact("x_" * 40 + "api_token=abcdefgh1234") == "x_" * 40 + "api_token=***"
 
 
@@ -2773,7 +2803,7 @@ def test_redact_masks_configured_values_whatever_their_shape(tmp_path):
 
 
 def test_redact_keeps_a_provider_key_echoed_in_a_401_off_disk(_rn_home, _rn_servers, _rn_env,
-                                                              _rn_clock):
+                                                              clock):
     secret = _rd_fill("Qz{an38}", random.Random(19))  # no known prefix or shape
     _rn_env["RD_ECHO_KEY"] = secret
     local = _rn_servers("local")
@@ -2782,7 +2812,7 @@ def test_redact_keeps_a_provider_key_echoed_in_a_401_off_disk(_rn_home, _rn_serv
     home = _rn_home({"providers": {"local": {"base_url": local.url, "api_key_env": "RD_ECHO_KEY",
                                              "model": "m-1"}}, "run_timeout_seconds": 2})
     home.add_job("*/5 * * * *", _RN_PROMPT, provider="local")
-    _rn_clock.advance(minutes=5)
+    clock.advance(minutes=5)
     report = home.tick()
     assert [d["status"] for d in report["dispatched"]] == ["failed"]
     assert local.requests() and home.incidents()
@@ -2811,34 +2841,39 @@ def test_webhook_with_an_ordinary_query_is_accepted(home):
     assert job["deliver"] == "webhook:https://example.com/hook?channel=ops"
 
 
-@pytest.mark.parametrize("text", ["token" * 40000, "password=" * 20000, "a" * 200000,
-                                  '{"a":' * 40000, "sk-" * 60000, "https://" * 25000,
-                                  "Bearer " * 30000, "-----BEGIN PRIVATE KEY-----" * 8000],
-                         ids=["token", "password=", "a", "nesting", "sk-", "https", "bearer",
-                              "pem"])
-def test_redact_is_linear_on_200_kb_of_hostile_text(text):
-    # 'token' * 16000 once took 53 s (a quadratic backtrack); linear rules
-    # handle 200 KB in a few tens of milliseconds, so 1 s is lenient but
-    # still fails if a rule goes quadratic again.
-    start = time.monotonic()
-    hc.redact(text)
-    assert time.monotonic() - start < 1
+_RD_LOG_SECRET = "Q7w9E2r4T6y8U1i3O5p7Zz9Yy8Xx7Ww6Vv5U"  # 36 alphanumerics
 
 
-def test_redact_takes_one_pass_not_one_per_rule():
-    # 1 MiB of log text: within a generous bound on a noisy machine (the
-    # benchmark, benchmarks/bench_redact.py, holds the 100 ms target).
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "benchmarks"))
-    try:
-        from bench_redact import realistic_log
-    finally:
-        sys.path.pop(0)
-    text = realistic_log()
-    hc.redact(text)
-    start = time.monotonic()
-    masked = hc.redact(text)
-    assert time.monotonic() - start < 1.0
-    assert "GITHUB_TOKEN=***" in masked and masked.count("***") > 20
+# (line, what redact() makes of it): a chatty script's log, look-alikes left alone.
+_RD_LOG_LINES = [
+    ("INFO [worker] starting worker request finished cache miss hit retry", None),
+    ("DEBUG [token] GET /v1/items/4242?page=3&sort=asc status=200 took=12ms", None),
+    ("WARN [keys] commit 3f786850e387550fdab836ed7e6dc881de23001b by user7", None),
+    ("INFO [passage] open /var/lib/app/data/session/12.json size=5512 sha256="
+     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", None),
+    ("INFO [author] user_id=42 request_id=0123456789abcdef0123456789abcdef retries=2 "
+     "cache_key=item:12 max_tokens=4096", None),
+    ("ERROR [access] connecting to https://api.example.com/v2/password (timeout 30 s) "
+     "uuid 123e4567-e89b-42d3-a456-426614174000", None),
+    ("INFO [tokenizer] password reset token expired for the monkey keyboard turkey", None),
+    (f"ERROR [job] export GITHUB_TOKEN=ghp_{_RD_LOG_SECRET}", "ERROR [job] export GITHUB_TOKEN=***"),
+    (f'ERROR [job] {{"api_key": "{_RD_LOG_SECRET}"}}', 'ERROR [job] {"api_key": "***"}'),
+    (f"ERROR [job] Authorization: Bearer {_RD_LOG_SECRET}", "ERROR [job] Authorization: Bearer ***"),
+]
+
+
+def test_redact_masks_the_secrets_of_a_long_mixed_log_and_nothing_else():
+    # About 1 MiB of log in one call; bench_redact.py holds its 100 ms target.
+    lines, expected = [], []
+    for i in range(8000):
+        line, masked = _RD_LOG_LINES[i * 7 % len(_RD_LOG_LINES)]
+        stamp = f"2026-03-{i % 28 + 1:02d}T{i % 24:02d}:{i % 60:02d}:{i * 7 % 60:02d}.{i % 1000:03d}Z"
+        lines.append(f"{stamp} {line}\n")
+        expected.append(f"{stamp} {masked or line}\n")
+    text = "".join(lines)
+    assert len(text) > 800_000
+    with HangCap(10):
+        assert hc.redact(text) == "".join(expected)
 
 
 _fz_PEM_BODY = ("MIIEowIBAAKCAQEA7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6d\n"
@@ -3035,7 +3070,8 @@ def test_fz_redact_corpus_sizes(capsys):
 # --- the fuzz harness ---
 
 
-_fz_CALL_LIMIT = 1.0       # seconds one call may take
+_fz_CALL_LIMIT = 1.0       # a call slower than this is listed in the summary, not failed:
+                           # on a loaded machine any call can be slow; hangs are the watchdog's
 
 
 _fz_WATCHDOG = 10.0        # a call still running after this is interrupted as a hang
@@ -3134,7 +3170,7 @@ def _fz_run(name, body, *args):
 
 def _fz_check(name, body, *args):
     surface, seconds = _fz_run(name, body, *args)
-    assert not surface.bugs and not surface.slow, surface.report()
+    assert not surface.bugs, surface.report()
     return surface, seconds
 
 
@@ -3380,7 +3416,7 @@ def _fz_body_schedule(tmp, n=9000, seed=1402):
     rng = random.Random(seed)
     s = _fz_Surface("parse_schedule")
     # next_fires() previews a schedule without writing: the path `add` and `next` take.
-    home = hc.CronHome(tmp / "preview", clock=lambda: _fz_NOW, environ={}, lock_timeout=2)
+    home = hc.CronHome(tmp / "preview", clock=FakeClock(_fz_NOW), environ={}, lock_timeout=2)
     for _ in range(n):
         text = _fz_schedule_text(rng)
         now = datetime_arg(rng) if rng.random() < 0.5 else _fz_NOW
@@ -3596,7 +3632,7 @@ def _fz_job_record(rng, tmp):
 def _fz_valid_records(rng, path, tmp):
     """Real records written by add_job (due at _fz_NOW), for mutation."""
     earlier = _fz_NOW - timedelta(minutes=rng.choice([1, 3, 30, 600]))
-    maker = hc.CronHome(path, clock=lambda: earlier, environ={}, lock_timeout=2)
+    maker = hc.CronHome(path, clock=FakeClock(earlier), environ={}, lock_timeout=2)
     try:
         for schedule in rng.sample(["* * * * *", "every 2m", "in 1m", "*/5 * * * *", "0 12 * * *",
                                     "CRON_TZ=America/New_York * * * * *", "every 1m"], 3):
@@ -3655,7 +3691,7 @@ def _fz_body_jobs(tmp, n_homes=64, seed=1405):
             text = text[: rng.randint(0, len(text))]  # a torn file: StoreCorruptError is fine
         with open(path / "jobs.json", "w", encoding="utf-8", errors="surrogatepass") as f:
             f.write(text)
-        home = hc.CronHome(path, clock=lambda: _fz_NOW, environ={}, lock_timeout=2,
+        home = hc.CronHome(path, clock=FakeClock(_fz_NOW), environ={}, lock_timeout=2,
                            runner=lambda prompt, job: "ok")
         try:
             what = f"jobs.json={text[:500]}"
@@ -3726,7 +3762,7 @@ def _fz_body_config(tmp, n=500, seed=1406):
             key = rng.choice(keys)
             environ["HERMES_CRON_" + key.upper()] = rng.choice(
                 ["", "1", "0", "yes", "maybe", "-3", "99999999999999999999", "\u0663", "x", " 4 "])
-        home = hc.CronHome(path, clock=lambda: _fz_NOW, environ=environ, lock_timeout=2)
+        home = hc.CronHome(path, clock=FakeClock(_fz_NOW), environ=environ, lock_timeout=2)
         ok, _ = s.call(f"settings of config.json={text[:400]} environ={environ!r}",
                        lambda: home.settings)
         if ok and i % 5 == 0:  # a loaded config must be usable by the commands that read it
@@ -3754,7 +3790,7 @@ def _fz_text(rng, max_len=200):
 def _fz_body_notepad(tmp, n=600, seed=1407):
     rng = random.Random(seed)
     s = _fz_Surface("notepad", allowed=(hc.InvalidInputError,))
-    home = hc.CronHome(tmp / "notes" / "cron", clock=lambda: _fz_NOW, environ={}, lock_timeout=2)
+    home = hc.CronHome(tmp / "notes" / "cron", clock=FakeClock(_fz_NOW), environ={}, lock_timeout=2)
     try:
         job_ids = [home.add_job("@daily", "p", name=f"n{i}")["id"] for i in range(4)]
         for i in range(n):
@@ -3800,7 +3836,7 @@ def _fz_body_deliver(tmp, n=500, seed=1408):
             if i % 50 == 0:  # a fresh home now and then keeps jobs.json small
                 if home is not None:
                     home.close()
-                home = hc.CronHome(tmp / f"deliver{i}" / "cron", clock=lambda: _fz_NOW, environ={},
+                home = hc.CronHome(tmp / f"deliver{i}" / "cron", clock=FakeClock(_fz_NOW), environ={},
                                    lock_timeout=2)
             deliver = _fz_deliver_value(rng, tmp)
             s.call(f"add_job('@daily', 'p', deliver={deliver!r})", home.add_job, "@daily", "p",
@@ -3874,10 +3910,15 @@ def test_fz_fuzz_summary(tmp_path_factory, capsys, monkeypatch):
     exits = ", ".join(f"{k[4:]}: {v}" for k, v in sorted(_fz_COUNTS.items()) if k.startswith("CLI exit"))
     summary = (f"fuzz total {total} calls ({_fz_COUNTS.get('jobs.json records', 0)} jobs.json "
                f"records, {_fz_COUNTS.get('jobs.json fires', 0)} fired by tick; CLI {exits}):\n  " + "\n  ".join(lines))
+    slow = [f"{surface.name}: {took} s: {what!r}"[:300]
+            for surface, _ in _fz_RESULTS.values() for took, what in surface.slow[:3]]
+    if slow:
+        summary += f"\n  calls over {_fz_CALL_LIMIT} s (a busy machine, or worth a look):\n    " \
+            + "\n    ".join(slow)
     with capsys.disabled():
         print("\n" + summary)
     assert total >= 20000, summary
-    assert not any(surface.bugs or surface.slow for surface, _ in _fz_RESULTS.values()), summary
+    assert not any(surface.bugs for surface, _ in _fz_RESULTS.values()), summary
 
 
 SECRETS = [
@@ -3939,29 +3980,47 @@ def test_scripts_and_skills_never_follow_a_symlink_out_of_their_dir(home, tmp_pa
     assert "Exfiltrate" not in agent[0] and "skipped: grab" in agent[0]
 
 
+# Units that, repeated, once made a rule backtrack (or could).  How long
+# redact() takes on them, and that 4x the text costs about 4x the time, is
+# measured by benchmarks/bench_redact.py (its own copy of these units), not
+# here: a test that compares timings fails on a loaded machine.
 _RD_ADVERSARIAL = ["token= ", "https://", "ab\u200b", "password=", "Authorization: Bearer ",
                    "-----BEGIN PRIVATE KEY-----", '"key": "', "AKIA", "\u200b", "a=", "{",
                    "aB3+/xY7" * 8, "aB3+/xY7" * 5 + "==\n", "key=,", "x=", "s=", "pass=a b",
-                   "://a@", "key: {", "mysql ", "\\nghp_", "<password>"]
+                   "://a@", "key: {", "mysql ", "\\nghp_", "<password>", "token", "a",
+                   '{"a":', "sk-", "Bearer "]
+
+
+def _rd_hostile_text(unit, size=200_000):
+    """An even number of whole repeats of *unit*, about *size* characters."""
+    reps = size // len(unit)
+    return unit * (reps - reps % 2)
+
+
+def _rd_expected(unit, text):
+    """What redact() must make of ``_rd_hostile_text(unit)``."""
+    pairs = len(text) // len(unit) // 2
+    if unit == "-----BEGIN PRIVATE KEY-----":
+        return "[REDACTED PRIVATE KEY]"  # an unterminated key block: masked to the end
+    if unit == "sk-":
+        return "sk-***"
+    if unit == "token= ":
+        return "token= *** " * pairs  # each second 'token' is the first one's value
+    if unit == "Authorization: Bearer ":
+        return "Authorization: Bearer *** Bearer " * pairs
+    if unit == "password=":
+        # A value stops at 4,096 characters: the first 9 + 4,096 become
+        # "password=***", then each further 4,113 (the 8 characters left of a
+        # cut "password=", a whole one, a value) "assword=password=***".
+        return "password=***" + "assword=password=***" * -(-(len(text) - 4105) // 4113)
+    return text  # nothing secret in it
 
 
 @pytest.mark.parametrize("unit", _RD_ADVERSARIAL)
-def test_redact_time_grows_linearly_on_adversarial_input(unit):
-    # The issue's bound is 200 ms per MiB for hostile input; the benchmark
-    # holds that figure.  Here: 4x the text costs well under 6x the time, and
-    # 800 KB stays under a generous 1.5 s on a busy machine.
-    def best(size):
-        text = (unit * (size // len(unit) + 1))[:size]
-        took = []
-        for _ in range(2):
-            start = time.perf_counter()
-            hc.redact(text)
-            took.append(time.perf_counter() - start)
-        return min(took)
-
-    small, large = best(200_000), best(800_000)
-    assert large < 1.5
-    assert large / max(small, 0.005) < 6
+def test_redact_answers_exactly_on_200_kb_of_adversarial_input(unit):
+    text = _rd_hostile_text(unit)
+    with HangCap(10):  # a quadratic rule would take minutes
+        assert hc.redact(text) == _rd_expected(unit, text)
 
 
 def test_redact_replays_a_repeated_assignment_exactly():
@@ -4169,7 +4228,7 @@ _SC_BLOCKED = ("prompt blocked by the injection scanner: "
 
 def _sc_home(tmp_path):
     return hc.CronHome(tmp_path / "cron",
-                       clock=lambda: datetime(2026, 3, 6, 12, 0, tzinfo=timezone.utc),
+                       clock=FakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=UTC)),
                        environ={"TZ": "UTC"})
 
 
@@ -4914,9 +4973,8 @@ def test_script_failure_timeout_and_redaction(home, tmp_path):
     # Upstream's exact shapes: a failure shared with an upstream ticker is one incident.
     assert (row["status"], row["error"]) == ("failed",
                                              "Script exited with code 3\nstderr:\nusing sk-***")
-    start = time.monotonic()
-    row = home.run_job(slow["id"])
-    assert time.monotonic() - start < 10
+    with HangCap(20):  # the script sleeps 30 s
+        row = home.run_job(slow["id"])
     assert (row["status"], row["error"]) == ("failed", "Script timed out after 1s: "
                                              + job_script(home, slow))
     job = home.job(fail["id"])
@@ -5161,9 +5219,8 @@ def test_sp_trickling_webhook_fails_at_the_total_deadline(_dl_home, _sp_trickler
     monkeypatch.setattr(hc, "_SEND_TIMEOUT", 1.5)  # each byte comes well within it
     home, hook = _dl_home, _sp_trickler("http")
     job = _dl_job(home, f"webhook:{hook.url}")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4
+    with HangCap(10):  # the trickle never ends
+        row = home.run_job(job["id"])
     assert (row["status"], row["delivery_outcome"]) == ("completed", "failed")
     error = home.job(job["id"])["last_delivery_error"]
     assert f"webhook: timed out: no complete answer from {hook.url} within 1.5 s (deadline)" \
@@ -5176,9 +5233,8 @@ def test_sp_trickling_provider_fails_at_run_timeout_seconds(_rn_home, _sp_trickl
     home = _rn_home({"providers": {"slow": {"base_url": server.url, "model": "m"}},
                      "run_timeout_seconds": 2})
     job = home.add_job("@daily", "Say hi.", provider="slow")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4.5
+    with HangCap(10):  # the trickle never ends
+        row = home.run_job(job["id"])
     assert row["status"] == "failed"
     assert row["error"] == (f"agent request to {server.url} timed out: no complete answer "
                             f"within 2 s (run_timeout_seconds)")
@@ -5190,9 +5246,8 @@ def test_sp_trickling_smtp_greeting_fails_at_the_total_deadline(_dl_home, _sp_tr
     home, smtp = _dl_home, _sp_trickler("smtp")
     _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port}})
     job = _dl_job(home, "email:ops@example.com")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4
+    with HangCap(10):  # the trickle never ends
+        row = home.run_job(job["id"])
     assert row["delivery_outcome"] == "failed"
     assert ("email: SMTP to 127.0.0.1 timed out: no complete answer within 1.5 s (deadline)"
             in home.job(job["id"])["last_delivery_error"])
@@ -5203,9 +5258,8 @@ def test_sp_background_child_holding_stdout_does_not_hold_the_run(home, tmp_path
     pidfile = tmp_path / "bg.pid"
     script(tmp_path, "bg.sh", f"sleep 30 &\necho $! > '{pidfile}'\necho done\n")
     job = home.add_job("@hourly", "", script="bg.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 3
+    with HangCap(15):  # held by its child, the run would last until the 20 s timeout
+        row = home.run_job(job["id"])
     assert (row["status"], row["error"]) == ("completed", None)
     assert not _crash_alive(int(pidfile.read_text()))
     doc = only_output(home, job["id"])
@@ -5220,9 +5274,8 @@ def test_sp_timeout_kills_the_whole_process_group(home, tmp_path):
     script(tmp_path, "hang.sh", f"sleep 30 >/dev/null 2>&1 &\necho $! > '{pidfile}'\n"
                                 f"sleep 30\n")
     job = home.add_job("@hourly", "", script="hang.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 4
+    with HangCap(20):  # both sleep 30 s
+        row = home.run_job(job["id"])
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
     assert not _crash_alive(int(pidfile.read_text()))
 
@@ -5234,9 +5287,8 @@ def test_sp_setsid_child_is_killed_and_reported(home, tmp_path):
     pidfile = tmp_path / "escaped.pid"
     script(tmp_path, "esc.sh", f"setsid sleep 30 &\necho $! > '{pidfile}'\necho done\n")
     job = home.add_job("@hourly", "", script="esc.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 3
+    with HangCap(15):  # held by the escaped child, the run would last until the 20 s timeout
+        row = home.run_job(job["id"])
     assert row["status"] == "completed"
     assert not _crash_alive(int(pidfile.read_text()))
     assert ("**Warning:** killed 1 process(es) that left the script's process group (setsid) "
@@ -5247,9 +5299,8 @@ def test_sp_child_that_closes_its_output_still_times_out(home, tmp_path):
     write_config(home, {"script_timeout_seconds": 1})
     script(tmp_path, "quiet.sh", "exec >/dev/null 2>&1\nsleep 30\n")
     job = home.add_job("@hourly", "", script="quiet.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 3
+    with HangCap(20):  # the script sleeps 30 s
+        row = home.run_job(job["id"])
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
 
 
@@ -5554,17 +5605,6 @@ _RN_OK = {"choices": [{"message": {"content": "hello"}}]}
 _RN_GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # ghp_ + 36 alphanumerics
 
 
-class _RnFakeClock:
-    def __init__(self, start):
-        self.now = start
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **kw):
-        self.now += timedelta(**kw)
-
-
 class _RnHandler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -5582,7 +5622,7 @@ class _RnHandler(http.server.BaseHTTPRequestHandler):
             self.server.rn_log.append(record)
         reply = self.server.rn_reply(record)
         if reply is None:  # hang: keep the connection open without answering
-            self.server.rn_stop.wait(5)
+            self.server.rn_stop.wait(30)  # until the server stops
             self.close_connection = True
             return
         status, headers, payload = reply
@@ -5657,11 +5697,6 @@ def _rn_servers(_rn_log, monkeypatch):
 
 
 @pytest.fixture
-def _rn_clock():
-    return _RnFakeClock(datetime(2026, 3, 6, 12, 0, tzinfo=timezone.utc))
-
-
-@pytest.fixture
 def _rn_env(tmp_path):
     base = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
     base.update(TZ="UTC", HOME=str(tmp_path / "user"), **_RN_KEYS)
@@ -5669,7 +5704,7 @@ def _rn_env(tmp_path):
 
 
 @pytest.fixture
-def _rn_home(tmp_path, _rn_clock, _rn_env):
+def _rn_home(tmp_path, clock, _rn_env):
     """``_rn_home(config, runner=None)``: a CronHome with that config.json."""
     homes = []
 
@@ -5679,7 +5714,7 @@ def _rn_home(tmp_path, _rn_clock, _rn_env):
         (tmp_path / "scripts").mkdir(exist_ok=True)
         if config is not None:
             (path / "config.json").write_text(json.dumps(config))
-        home = hc.CronHome(path, clock=_rn_clock, environ=_rn_env, lock_timeout=2.0,
+        home = hc.CronHome(path, clock=clock, environ=_rn_env, lock_timeout=2.0,
                            runner=runner)
         homes.append(home)
         return home
@@ -5845,15 +5880,13 @@ def test_rn_http_500_fails_with_the_status_and_a_redacted_body(_rn_home, _rn_ser
 
 def test_rn_hanging_provider_times_out_at_run_timeout_seconds(_rn_home, _rn_servers):
     local = _rn_servers("local")
-    local.reply(lambda r: None)  # accepts the request, never answers (for 5 s)
+    local.reply(lambda r: None)  # accepts the request, never answers (for 30 s)
     home = _rn_home(_rn_config(local, run_timeout_seconds=1))
     job = home.add_job("@daily", _RN_PROMPT, provider="local")
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    elapsed = time.monotonic() - start
+    with HangCap(10):
+        row = home.run_job(job["id"])
     assert row["status"] == "failed"
     assert "timed out" in row["error"]
-    assert elapsed < 3, elapsed
     assert len(local.requests()) == 1
 
 
@@ -5883,7 +5916,7 @@ def test_rn_guard_refuses_a_foreign_base_url_at_add(_rn_home, _rn_servers):
     assert len(home.jobs()) == 1
 
 
-def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_servers, _rn_clock):
+def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_servers, clock):
     local = _rn_servers("local")
     evil = _rn_servers("evil", host="127.0.0.2")  # another host than local's 127.0.0.1
     home = _rn_home(_rn_config(local))
@@ -5891,7 +5924,7 @@ def test_rn_guard_auto_pauses_a_hand_edited_job_at_the_tick(_rn_home, _rn_server
     _rn_edit_job(home, job["id"], provider="local", base_url=evil.url)
     assert home.tick()["dispatched"] == []  # not due yet: nothing happens
     assert home.job(job["id"])["state"] == "scheduled"
-    _rn_clock.advance(minutes=5)
+    clock.advance(minutes=5)
     report = home.tick()
     stored = home.job(job["id"])
     assert (stored["state"], stored["enabled"], stored["last_status"]) == (
@@ -5949,14 +5982,12 @@ def test_rn_agent_command_timeout_kills_the_whole_process_group(_rn_home, _rn_en
     home = _rn_home({"agent": {"command": 'sleep 60 & echo $! > "$RN_PID"; wait'},
                      "run_timeout_seconds": 1})
     job = home.add_job("@daily", _RN_PROMPT)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    elapsed = time.monotonic() - start
+    with HangCap(30):  # the child sleeps 60 s
+        row = home.run_job(job["id"])
     assert row["status"] == "failed"
     assert "timed out" in row["error"]
-    assert elapsed < 5, elapsed
     pid = int(pidfile.read_text())
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 10
     while not _rn_gone(pid) and time.monotonic() < deadline:
         time.sleep(0.02)  # waits for the reaper, not for schedule logic
     assert _rn_gone(pid), f"background child {pid} survived the timeout"
@@ -6017,17 +6048,6 @@ _dl_SECRET = "hook-secret-0123456789"
 
 
 _dl_LEAK = "sk-abcdefghijklmnopqrstuvwx"
-
-
-class _dl_Clock:
-    def __init__(self, start):
-        self.now = start
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **kw):
-        self.now += timedelta(**kw)
 
 
 class _dl_Hook:
@@ -6162,15 +6182,10 @@ def _dl_env(tmp_path):
 
 
 @pytest.fixture
-def _dl_clock():
-    return _dl_Clock(_dl_T0)
-
-
-@pytest.fixture
-def _dl_home(tmp_path, _dl_clock, _dl_env):
+def _dl_home(tmp_path, clock, _dl_env):
     (tmp_path / "scripts").mkdir()
     (tmp_path / "cron").mkdir()
-    home = hc.CronHome(tmp_path / "cron", clock=_dl_clock, environ=_dl_env, lock_timeout=2.0)
+    home = hc.CronHome(tmp_path / "cron", clock=clock, environ=_dl_env, lock_timeout=2.0)
     yield home
     home.close()
 
@@ -6200,11 +6215,11 @@ def _dl_free_port():
     return port
 
 
-def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, _dl_clock, _dl_hooks):
+def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, clock, _dl_hooks):
     home, hook = _dl_home, _dl_hooks()
     _dl_config(home, {"webhook_secret_env": "HOOK_SECRET"})
     job = _dl_job(home, f"webhook:{hook.url}")
-    _dl_clock.now = datetime(2026, 3, 6, 12, 5, tzinfo=_dl_UTC)
+    clock.now = datetime(2026, 3, 6, 12, 5, tzinfo=_dl_UTC)
     report = home.tick()
     [fired] = report["dispatched"]
     eid = fired["execution_id"]
@@ -6231,7 +6246,7 @@ def test_dl_webhook_posts_signed_compact_json_once_per_run(_dl_home, _dl_clock, 
     assert (queued["execution_id"], queued["status"], queued["content"], queued["error"]) == (
         eid, "delivered", "", None)
     # The next run is one more POST, for its own execution.
-    _dl_clock.now = datetime(2026, 3, 6, 12, 10, tzinfo=_dl_UTC)
+    clock.now = datetime(2026, 3, 6, 12, 10, tzinfo=_dl_UTC)
     eid2 = home.tick()["dispatched"][0]["execution_id"]
     assert [b["execution_id"] for b in hook.bodies()] == [eid, eid2]
     assert [d["status"] for d in home.deliveries()] == ["delivered", "delivered"]
@@ -6276,9 +6291,8 @@ def test_dl_delivery_failure_opens_a_delivery_incident_until_a_delivery_works(_d
 def test_dl_webhook_unreachable_fails_fast_and_clearly(_dl_home):
     home = _dl_home
     job = _dl_job(home, f"webhook:http://127.0.0.1:{_dl_free_port()}/hook")
-    started = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - started < 5
+    with HangCap(10):  # the send timeout is 30 s
+        row = home.run_job(job["id"])
     assert (row["status"], row["delivery_outcome"]) == ("completed", "failed")
     stored = home.job(job["id"])
     assert stored["last_status"] == "delivery_failed"
@@ -6297,19 +6311,19 @@ def _dl_tick_at(home, clock, when):
     return home.tick()
 
 
-def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, _dl_clock,
+def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, clock,
                                                                    _dl_hooks):
     home, hook = _dl_home, _dl_hooks(status=503, body=b"busy")
     job = _dl_job(home, f"webhook:{hook.url}")
-    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
     eid = fired["execution_id"]
     [queued] = home.deliveries()
     assert (queued["status"], queued["attempts"], queued["next_try_at"]) == (
         "pending", 1, "2026-03-06T12:07:00+00:00")
-    _dl_tick_at(home, _dl_clock, "2026-03-06T12:06:00+00:00")  # not due yet
+    _dl_tick_at(home, clock, "2026-03-06T12:06:00+00:00")  # not due yet
     assert len(hook.requests) == 1
     hook.status = 200
-    _dl_tick_at(home, _dl_clock, "2026-03-06T12:10:30+00:00")
+    _dl_tick_at(home, clock, "2026-03-06T12:10:30+00:00")
     keys = [r["headers"].get("Idempotency-Key") for r in hook.requests]
     # The retry carries the same key (12:10's own run may post before or after it).
     assert keys[0] == eid and keys.count(eid) == 2 and len(set(keys)) == 2
@@ -6319,25 +6333,25 @@ def test_dl_a_delivery_that_never_arrived_is_retried_with_backoff(_dl_home, _dl_
     assert hook.count(eid) == 2 and len(hook.requests) == 3  # 503, 200, and 12:10's own run
 
 
-def test_dl_a_retried_delivery_gives_up_after_five_attempts(_dl_home, _dl_clock, _dl_hooks):
+def test_dl_a_retried_delivery_gives_up_after_five_attempts(_dl_home, clock, _dl_hooks):
     home, hook = _dl_home, _dl_hooks(status=429, body=b"slow down")
     job = _dl_job(home, f"webhook:{hook.url}", name="once")
     home.edit_job(job["id"], schedule="2026-03-06T12:05:00+00:00")
-    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+    [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
     eid = fired["execution_id"]
     for when in ("12:07:10", "12:12:10", "12:22:10", "12:37:10", "12:59:00"):
-        _dl_tick_at(home, _dl_clock, f"2026-03-06T{when}+00:00")
+        _dl_tick_at(home, clock, f"2026-03-06T{when}+00:00")
     assert hook.count(eid) == 5  # the first send and four retries, over about 30 minutes
     [queued] = home.deliveries()
     assert (queued["status"], queued["attempts"], queued["next_try_at"]) == ("failed", 5, None)
     assert queued["error"].startswith("delivery failed: webhook: HTTP 429 from ")
 
 
-def test_dl_a_delivery_that_may_have_arrived_is_never_retried(_dl_home, _dl_clock, _dl_hooks):
+def test_dl_a_delivery_that_may_have_arrived_is_never_retried(_dl_home, clock, _dl_hooks):
     home, hook = _dl_home, _dl_hooks(status=500, body=b"oops")
     job = _dl_job(home, f"webhook:{hook.url}")
-    [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
-    _dl_tick_at(home, _dl_clock, "2026-03-06T12:09:30+00:00")
+    [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
+    _dl_tick_at(home, clock, "2026-03-06T12:09:30+00:00")
     assert hook.count(fired["execution_id"]) == 1
     [queued] = home.deliveries()
     assert (queued["status"], queued["attempts"]) == ("failed", 1)
@@ -6437,18 +6451,18 @@ def test_dl_email_goes_through_a_real_smtp_server(_dl_home):
     assert home.deliveries()[0]["status"] == "delivered"
 
 
-def test_dl_an_smtp_4xx_is_retried(_dl_home, _dl_clock):
+def test_dl_an_smtp_4xx_is_retried(_dl_home, clock):
     home, smtp = _dl_home, _dl_Smtp()
     try:
         _dl_config(home, {"smtp": {"host": "127.0.0.1", "port": smtp.port}})
         job = _dl_job(home, "email:ops@example.com")
         smtp.busy = True
-        [fired] = _dl_tick_at(home, _dl_clock, _dl_SLOT)["dispatched"]
+        [fired] = _dl_tick_at(home, clock, _dl_SLOT)["dispatched"]
         [queued] = home.deliveries()
         assert (queued["status"], queued["attempts"]) == ("pending", 1)
         assert "451" in queued["error"] and "retrying email after" in queued["error"]
         smtp.busy = False
-        _dl_tick_at(home, _dl_clock, "2026-03-06T12:10:30+00:00")  # housekeeping: retries
+        _dl_tick_at(home, clock, "2026-03-06T12:10:30+00:00")  # housekeeping: retries
         [queued] = [d for d in home.deliveries() if d["execution_id"] == fired["execution_id"]]
         assert (queued["status"], queued["attempts"]) == ("delivered", 2)
         assert len(smtp.messages) == 2  # the retry, and 12:10's own run
@@ -6504,7 +6518,7 @@ def _dl_wait(event, proc, timeout=15.0):
 def test_dl_crash_around_the_send_never_sends_twice(tmp_path, _dl_env, _dl_hooks, where):
     hook = _dl_hooks(block_first=(where == "while-sending"))
     (tmp_path / "scripts").mkdir()
-    with hc.CronHome(tmp_path / "cron", clock=lambda: _dl_T0, environ=_dl_env) as setup:
+    with hc.CronHome(tmp_path / "cron", clock=FakeClock(_dl_T0), environ=_dl_env) as setup:
         job = _dl_job(setup, f"webhook:{hook.url}", body="echo crash-payload\n")
     home = str(tmp_path / "cron")
     if where == "while-sending":
@@ -6931,14 +6945,13 @@ def test_tick_writes_finished_runs_to_the_store_in_batches(home, clock, ok_scrip
 def test_tick_a_lone_run_is_written_at_once(home, clock, ok_script, monkeypatch):
     monkeypatch.setattr(hc, "_BATCH_GAP", 60)
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
-    start = time.monotonic()
-    for _ in range(3):  # runs after a write do not wait for the gap either
-        home.run_job(job["id"])
-        assert home.job(job["id"])["last_status"] == "ok"
-    clock.advance(minutes=5)
-    assert len(home.tick()["dispatched"]) == 1
+    with HangCap(30):  # one wait for the 60 s gap would exceed it
+        for _ in range(3):  # runs after a write do not wait for the gap either
+            home.run_job(job["id"])
+            assert home.job(job["id"])["last_status"] == "ok"
+        clock.advance(minutes=5)
+        assert len(home.tick()["dispatched"]) == 1
     assert home.job(job["id"]).get("fire_claim") is None
-    assert time.monotonic() - start < 30
 
 
 def _first_run_finds_the_store_locked(tmp_path, clock, env):
@@ -7449,9 +7462,8 @@ def test_script_timeout_holds_even_with_a_detached_grandchild(home, tmp_path):
     write_config(home, {"script_timeout_seconds": 1})
     script(tmp_path, "sticky.sh", "setsid sleep 30 &\nsleep 60\n")
     job = home.add_job("@hourly", "", script="sticky.sh", no_agent=True)
-    start = time.monotonic()
-    row = home.run_job(job["id"])
-    assert time.monotonic() - start < 15
+    with HangCap(20):  # the grandchild sleeps 30 s, the script 60 s
+        row = home.run_job(job["id"])
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
 
 
@@ -8631,14 +8643,12 @@ def test_crash_daemon_sigterm_interrupts_the_run_and_exits_0(tmp_path, env):
         pids = [int(p) for p in _crash_wait_file(marker, daemon).split()]
         assert all(_crash_alive(p) for p in pids)
         daemon.send_signal(signal.SIGTERM)
-        start = time.monotonic()
         out, err = daemon.communicate(timeout=10)
-        assert time.monotonic() - start < 10
         assert daemon.returncode == 0, (out, err)
         rows = _crash_rows(home)
         assert [row[:2] for row in rows] == [(hc._instant(minute), "failed")]
         assert "interrupted" in rows[0][3]
-        deadline = time.monotonic() + 5  # the killed `sleep` may still be exiting
+        deadline = time.monotonic() + 10  # the killed `sleep` may still be exiting
         while any(_crash_alive(p) for p in pids) and time.monotonic() < deadline:
             time.sleep(0.02)
         assert not any(_crash_alive(p) for p in pids)
@@ -8765,17 +8775,16 @@ def test_stop_run_kills_a_script_that_ignores_sigterm_after_the_grace(tmp_path, 
     try:
         pids = [int(p) for p in _crash_wait_file(ready, run).split()]
         run.send_signal(signal.SIGTERM)
-        start = time.monotonic()
-        out, err = run.communicate(timeout=5)
-        took = time.monotonic() - start
+        with HangCap(20) as took:  # the script's child sleeps 30 s
+            out, err = run.communicate(timeout=25)
     finally:
         if run.poll() is None:
             run.kill()
             run.communicate()
     assert run.returncode == 130, (out, err)
-    assert 0.5 <= took < 4
+    assert took.elapsed >= 0.5  # the grace was waited (load cannot break a lower bound)
     assert out.startswith("interrupted by SIGTERM: stopped execution ")
-    deadline = time.monotonic() + 2  # the whole group got SIGKILL; it may still be exiting
+    deadline = time.monotonic() + 10  # the whole group got SIGKILL; it may still be exiting
     while any(_crash_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not any(_crash_alive(p) for p in pids)
@@ -9356,9 +9365,9 @@ def test_ping_to_a_dead_switch_never_holds_up_the_run(home, clock, ok_script, pi
         s.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{s.getsockname()[1]}/hc"
     job = home.add_job("@daily", "", script=ok_script, no_agent=True, deliver=f"ping:{dead}")
-    started = time.monotonic()
-    row = home.run_job(job["id"])
-    assert row["status"] == "completed" and time.monotonic() - started < 5
+    with HangCap(10):  # a ping that waited out its 10 s timeout would hold the run
+        row = home.run_job(job["id"])
+    assert row["status"] == "completed"
     assert home.job(job["id"])["last_status"] == "ok"  # a monitor's outage is not the job's
     queue = {r["execution_id"]: r for r in home.deliveries()}
     end, start = queue[row["id"] + ":end"], queue[row["id"] + ":start"]
@@ -11288,3 +11297,82 @@ def test_meta_docstring_quick_start_runs(tmp_path, monkeypatch):
     assert printed[0][1] == "2026-03-09T09:30:00+01:00"
     assert printed[1:] == [("completed",), (datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(
         "Europe/Berlin")),)]
+
+
+def _meta_this_file():
+    with open(__file__, encoding="utf-8") as f:
+        return ast.parse(f.read())
+
+
+def _meta_nodes_with_owner(tree):
+    """(qualified name of the enclosing def or class, or "", node) for every node."""
+    def walk(node, owner):
+        for child in ast.iter_child_nodes(node):
+            inner = owner
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = f"{owner}.{child.name}" if owner else child.name
+            yield inner, child
+            yield from walk(child, inner)
+    return walk(tree, "")
+
+
+# Where an elapsed time may be computed: HangCap (a safety cap), and the fuzz
+# harness, which lists slow calls in its summary but never fails on them.
+_META_ELAPSED_ALLOWED = {"HangCap.__exit__", "_fz_Surface.call", "_fz_run"}
+
+
+def test_meta_no_test_compares_timings():
+    # Issue 21: timing comparisons belong in benchmarks/, not in any test; the
+    # suite must pass with CPU hogs beside it.  A wall-clock bound in a test is
+    # a HangCap (>= 10 s, far above the body's time on a loaded machine).
+    timers = {"perf_counter", "perf_counter_ns", "process_time", "process_time_ns",
+              "thread_time", "thread_time_ns", "timeit"}
+    clocks = {"monotonic", "monotonic_ns", "time", "time_ns"}
+
+    def is_clock_call(node):
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in clocks and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "time")
+
+    found = []
+    for owner, node in _meta_nodes_with_owner(_meta_this_file()):
+        name = node.attr if isinstance(node, ast.Attribute) else \
+            node.id if isinstance(node, ast.Name) else None
+        if name in timers:
+            found.append((node.lineno, owner, name))
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                a.name.split(".")[0] in timers or a.name in timers for a in node.names):
+            found.append((node.lineno, owner, "import"))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) \
+                and (is_clock_call(node.left) or is_clock_call(node.right)) \
+                and owner not in _META_ELAPSED_ALLOWED:
+            found.append((node.lineno, owner, "elapsed time"))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "HangCap":
+            seconds = node.args[0] if node.args else None
+            if not (isinstance(seconds, ast.Constant)
+                    and seconds.value >= HangCap.MIN_SECONDS):
+                found.append((node.lineno, owner, "HangCap under its minimum"))
+    assert found == []
+
+
+def test_meta_the_tests_need_only_the_module_and_fixtures():
+    # README, Vendoring: test_hermes_cron.py (and fixtures/) run beside a
+    # vendored hermes_cron.py without edits, so nothing here may import from
+    # benchmarks/ or reach for another file of this repository.
+    tree = _meta_this_file()
+    roots = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+             for a in n.names}
+    roots |= {n.module.split(".")[0] for n in ast.walk(tree)
+              if isinstance(n, ast.ImportFrom) and n.module}
+    assert not {r for r in roots if r == "benchmarks" or r.startswith("bench_")}, roots
+    if sys.version_info >= (3, 10):
+        assert roots - set(sys.stdlib_module_names) == {"hermes_cron", "pytest"}, roots
+    path_edits = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                  and n.attr == "path" and isinstance(n.value, ast.Name) and n.value.id == "sys"]
+    assert path_edits == []  # child scripts add the module's directory in their own text
+    repo_files = ("benchmarks", "pyproject.toml", "README.md", ".ci", "LICENSE", ".git")
+    named = sorted({(n.lineno, n.value) for owner, n in _meta_nodes_with_owner(tree)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    and n.value.strip("/").split("/")[0] in repo_files
+                    and owner != "test_meta_the_tests_need_only_the_module_and_fixtures"})
+    assert named == []

@@ -15,7 +15,17 @@ that stops at every word start (what one rule costs that is tried at every
 token, the way 200 separate rules would each cost it).  The best of N runs is
 reported (the machine is noisy).  Targets: the log in <= 100 ms; each hostile
 input (repeated keywords, long runs of key characters, deep nesting) within
-2x of that target (<= 200 ms).  Stdlib only.
+2x of that target (<= 200 ms).
+
+Linearity: each hostile input, and a few more adversarial units the tests
+use (``MORE_UNITS``), is also timed at a quarter of the size; 4x the text
+must cost under 6x the time (``LINEAR_RATIO``; inputs that take under 5 ms
+at a quarter size are compared against 5 ms, below which timings are
+noise).  This check used to be a test and failed on loaded machines (ratios
+7-10): timing comparisons live here, run on a quiet machine.
+
+Exit status: 0 when every target holds, 1 when any is missed (the table
+says which).  Stdlib only.
 """
 
 import argparse
@@ -81,6 +91,22 @@ def realistic_log(size=SIZE, seed=15):
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+LINEAR_RATIO = 6.0      # 4x the text: under 6x the time
+LINEAR_FLOOR_MS = 5.0   # quarter-size timings below this are compared against it
+
+# Adversarial units of test_hermes_cron.py that hostile_inputs() has no exact
+# copy of (long runs of key words, base64-like runs, a one-letter assignment).
+MORE_UNITS = [("'password_' * N", "password_"), ("'a-' * N", "a-"), ("'a.' * N", "a."),
+              ("'api-' * N", "api-"), ("'http://' * N", "http://"), ("'x=' * N", "x="),
+              ("'aB3+/xY7' * 8 * N (base64-like words)", "aB3+/xY7" * 8),
+              ("'aB3+/xY7' * 5 + '==\\n' * N", "aB3+/xY7" * 5 + "==\n")]
+
+
+def more_inputs(size=SIZE):
+    """(name, text) for MORE_UNITS, each repeated to exactly *size* characters."""
+    return [(name, (unit * (size // len(unit) + 1))[:size]) for name, unit in MORE_UNITS]
+
+
 def hostile_inputs(size=SIZE):
     """(name, text): inputs built to make a backtracking rule slow."""
     def fill(unit):
@@ -144,29 +170,43 @@ def main(argv=None):
     floor = re.compile("\x00")
     one_rule = re.compile(r"(?<![\w.-])(?=[\w.-]{14})ghp_[A-Za-z0-9]{36}")
     rows = []
-    for name, text in [("1 MiB realistic log", log)] + hostile_inputs():
+    quarter = dict(hostile_inputs(SIZE // 4) + more_inputs(SIZE // 4))
+    for name, text in [("1 MiB realistic log", log)] + hostile_inputs() + more_inputs():
         ms = best_of(lambda: hc.redact(text), repeat)
         floor_ms = best_of(lambda: floor.sub("", text), repeat)
         rule_ms = best_of(lambda: one_rule.sub("", text), repeat)
-        rows.append({"input": name, "ms": round(ms, 1), "floor_ms": round(floor_ms, 2),
-                     "one_rule_ms": round(rule_ms, 1)})
+        row = {"input": name, "ms": round(ms, 1), "floor_ms": round(floor_ms, 2),
+               "one_rule_ms": round(rule_ms, 1)}
+        if name in quarter:
+            small = quarter[name]
+            quarter_ms = best_of(lambda: hc.redact(small), repeat)
+            row["quarter_ms"] = round(quarter_ms, 1)
+            row["x4_ratio"] = round(ms / max(quarter_ms, LINEAR_FLOOR_MS), 2)
+        rows.append(row)
+    hostile = rows[1:]
     report = {"python": sys.version.split()[0], "rows": rows,
               "log_ok": rows[0]["ms"] <= 100,
-              "hostile_ok": all(r["ms"] <= 200 for r in rows[1:]),
-              "over": [r["input"] for r in rows[1:] if r["ms"] > 200]}
+              "hostile_ok": all(r["ms"] <= 200 for r in hostile),
+              "over": [r["input"] for r in hostile if r["ms"] > 200],
+              "linear_ok": all(r["x4_ratio"] < LINEAR_RATIO for r in hostile),
+              "not_linear": [r["input"] for r in hostile if r["x4_ratio"] >= LINEAR_RATIO]}
+    ok = report["log_ok"] and report["hostile_ok"] and report["linear_ok"]
     if args.json:
         print(json.dumps(report))
-        return 0
+        return 0 if ok else 1
     width = max(len(r["input"]) for r in rows)
     print(f"{'input':<{width}}  {'redact ms':>9}  {'target':>6}  {'floor ms':>8}  "
-          f"{'one rule ms':>11}  {'x one rule':>10}")
+          f"{'one rule ms':>11}  {'x one rule':>10}  {'1/4 size ms':>11}  {'x4 ratio':>8}")
     for i, r in enumerate(rows):
         print(f"{r['input']:<{width}}  {r['ms']:>9.1f}  {100 if i == 0 else 200:>6}  "
               f"{r['floor_ms']:>8.2f}  {r['one_rule_ms']:>11.1f}  "
-              f"{r['ms'] / max(r['one_rule_ms'], 0.01):>10.1f}")
+              f"{r['ms'] / max(r['one_rule_ms'], 0.01):>10.1f}  "
+              + (f"{r['quarter_ms']:>11.1f}  {r['x4_ratio']:>8.2f}" if "x4_ratio" in r else ""))
     print(f"log <= 100 ms: {report['log_ok']}; hostile <= 200 ms: {report['hostile_ok']}"
-          + (f" (over: {', '.join(report['over'])})" if report["over"] else ""))
-    return 0
+          + (f" (over: {', '.join(report['over'])})" if report["over"] else "")
+          + f"; 4x the text under {LINEAR_RATIO:g}x the time: {report['linear_ok']}"
+          + (f" (not: {', '.join(report['not_linear'])})" if report["not_linear"] else ""))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
