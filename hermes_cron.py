@@ -1486,6 +1486,22 @@ def _schedule_fires(schedule, zone, after, count):
             from None
 
 
+def _job_fires(job, schedule, zone, after, count):
+    """The next *count* fires of a job after *after*, as the tick will fire them.
+
+    An interval job's slots are anchored on its stored ``next_run_at``
+    (what ``list`` shows), not counted from *after*.
+    """
+    anchor = _parse_stored(job.get("next_run_at")) if schedule.get("kind") == "interval" \
+        else None
+    if anchor is None:
+        return _schedule_fires(schedule, zone, after, count)
+    step = timedelta(minutes=schedule["minutes"])
+    if anchor <= after:
+        anchor += step * ((after - anchor) // step + 1)
+    return [(anchor + step * k).astimezone(zone) for k in range(count)]
+
+
 def _fires(schedule, zone, after, count):
     kind = schedule.get("kind")
     if kind == "cron":
@@ -3615,10 +3631,45 @@ class _Ledger:
         """Return the read-write connection, creating and migrating the schema."""
         if self._conn is not None:
             return self._conn
+        try:
+            zeroed = os.lstat(self.path).st_size == 0
+        except FileNotFoundError:
+            zeroed = False
         conn = _open_rw(self.path, _wal_wanted(self.environ))
         self._migrate(conn)
+        if zeroed:
+            # A 0-byte ledger (a bad restore, a truncation): its history is
+            # gone.  The next tick scans in full (no due summary) and says
+            # which jobs ran before it; doctor keeps saying so.
+            conn.execute("INSERT OR REPLACE INTO cron_meta VALUES ('history_lost', '1')")
+            try:
+                os.unlink(os.path.join(os.path.dirname(self.path), _DUE_FILE))
+            except FileNotFoundError:
+                pass
         self._conn = conn
         return conn
+
+    def take_history_lost(self):
+        """True once after the ledger was found empty (0 bytes); the mark is removed."""
+        if not self.exists():
+            return False
+        with self._lock:
+            return self._write("DELETE FROM cron_meta WHERE key='history_lost'") == 1
+
+    def lacking(self, jobs):
+        """The jobs (records) whose ``last_run_at`` or ``fire_claim`` the ledger has no row for."""
+        out = []
+        for job in jobs:
+            if not _safe_component(job.get("id")):
+                continue  # a record no run can have come from
+            claim = job.get("fire_claim") if isinstance(job.get("fire_claim"), dict) else {}
+            eid = claim.get("execution_id")
+            if isinstance(eid, str) and _safe_component(eid) and not self.get([eid]):
+                out.append(job)
+            elif job.get("last_run_at") and not self.select(
+                    "SELECT 1 FROM executions WHERE job_id=? LIMIT 1", (job.get("id"),)):
+                out.append(job)
+        return out
 
     def _migrate(self, conn):
         import sqlite3
@@ -3806,6 +3857,11 @@ class _Ledger:
             with _transaction(conn):
                 conn.executemany("INSERT OR IGNORE INTO cron_skips VALUES (?,?,?,?,?)",
                                  [(j, i, r, redact(d), _iso(now)) for j, i, r, d in skips])
+
+    def sweep_due(self, now):
+        """True when the daily sweep of ``prune`` is due (or never ran)."""
+        rows = self.select("SELECT value FROM cron_meta WHERE key='swept'")
+        return not rows or now.timestamp() - float(rows[0]["value"]) >= _SWEEP_EVERY
 
     def prune(self, ran, live=None, now=None):
         """Drop terminal rows no rule keeps; cost follows what it deletes.
@@ -4653,6 +4709,28 @@ class _Deliveries:
                 if conn is not self._conn:
                     conn.close()
         return counts
+
+    def known(self, eids):
+        """The executions of *eids* the queue has a row or a tombstone for (reads only)."""
+        if not os.path.exists(self.path) or not eids:
+            return set()
+        import sqlite3
+
+        marks = ",".join("?" * len(eids))
+        with self._lock:
+            conn = self._conn or _read_only(self.path)
+            try:
+                return {r[0] for r in conn.execute(
+                    f"SELECT execution_id FROM deliveries WHERE execution_id IN ({marks}) UNION "
+                    f"SELECT execution_id FROM delivery_tombstones WHERE execution_id IN "
+                    f"({marks})", list(eids) * 2)}
+            except sqlite3.OperationalError as exc:
+                if "no such" in str(exc):  # an empty file: it knows nothing
+                    return set()
+                raise
+            finally:
+                if conn is not self._conn:
+                    conn.close()
 
     def rows(self, status=None, eid=None, limit=100):
         if not os.path.exists(self.path):
@@ -6256,7 +6334,6 @@ def _owner_tag():
 def _tick(home, wait=True):
     """Run one tick; return (report, threads).  See ``CronHome.tick``."""
     import fcntl
-    import threading
 
     started = time.monotonic()
     report = {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
@@ -6283,25 +6360,9 @@ def _tick(home, wait=True):
         raise
     finally:
         os.close(fd)  # the tick lock guards only scan-and-claim
-    missed = report.pop("missed", [])
-    if missed:  # outside the store lock: an alert may wait on a slow target
-        try:
-            _alert_missed(home, missed, now)
-        except Exception as exc:  # the jobs are retired and recorded; say the alert failed
-            report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: "
-                                           f"{exc}")
+    _alert_missed(home, report, now)  # outside the store lock: a slow target may wait
     _notify(home, "scanned", (report, claims))
-    threads = []
-    with home.runs.lock:  # counted before any starts: the group commit waits for them all
-        home.runs.inflight += len(claims)
-    for claim in claims:
-        report["dispatched"].append(claim)
-        thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
-                                  daemon=True, name=f"hermes-cron-{claim.job['id']}")
-        thread.start()
-        threads.append(thread)
-    if claims:
-        home.heartbeat.start(home)
+    threads = _start_runs(home, claims, report)
     if housekeeping:
         # Deliveries left pending by a dead process go out now, outside the
         # tick lock (a slow webhook must not make the next tick busy) and
@@ -6310,7 +6371,7 @@ def _tick(home, wait=True):
             _drain(home, now)
         except Exception as exc:
             report["drain_error"] = redact(f"{type(exc).__name__}: {exc}")
-    if wait:
+    if wait or not threads:
         for thread in threads:
             thread.join()
         try:
@@ -6323,6 +6384,24 @@ def _tick(home, wait=True):
     _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
                       or report.get("housekeeping_error"))
     return report, threads
+
+
+def _start_runs(home, claims, report):
+    """Start a thread per claimed run; return the threads."""
+    import threading
+
+    threads = []
+    with home.runs.lock:  # counted before any starts: the group commit waits for them all
+        home.runs.inflight += len(claims)
+    for claim in claims:
+        report["dispatched"].append(claim)
+        thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
+                                  daemon=True, name=f"hermes-cron-{claim.job['id']}")
+        thread.start()
+        threads.append(thread)
+    if claims:
+        home.heartbeat.start(home)
+    return threads
 
 
 def _tick_settings(home, report):
@@ -6401,13 +6480,7 @@ def _scan_and_claim(home, now, report):
     ledger, store = home.ledger, home.store
     with store.lock():
         if store.nothing_due(now):
-            # The common tick: no job due, none running.  Rows of removed jobs
-            # and dead processes still get settled once per reap period.
-            reaped = _reap_due(home, now)
-            if reaped and ledger.exists():
-                report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(
-                    set(), now)
-            return [], reaped, None
+            return _idle_scan(home, now, report)
         doc, jobs = store.load()
         repaired = False
         for job in jobs:  # a hand-written record without an id gets one, as upstream does
@@ -6415,12 +6488,9 @@ def _scan_and_claim(home, now, report):
                 job["id"] = os.urandom(6).hex()
                 repaired = True
         records = [j for j in jobs if isinstance(j, dict)]
-        reconciled = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
-            or _reap_due(home, now)
-        if reconciled:
-            report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(
-                {j["fire_claim"].get("execution_id") for j in records
-                 if isinstance(j.get("fire_claim"), dict)}, now)
+        reconciled = _reconcile(home, records, now, report)
+        if ledger.take_history_lost():
+            report["lost"] = [(j.get("id"), j.get("last_run_at")) for j in ledger.lacking(records)]
         facts = _gather(home, records, now)
         decisions = _plan(records, facts)
         if any(d.action == "fire" for d in decisions):
@@ -6430,6 +6500,32 @@ def _scan_and_claim(home, now, report):
             decisions = _fit_capacity(decisions, records, room, facts)
         due = _apply_decisions(home, doc, jobs, records, decisions, now, report, repaired)
         return due, reconciled or bool(due), {j["id"] for j in records}
+
+
+def _idle_scan(home, now, report):
+    """The common tick: no job due, none running.
+
+    Rows of removed jobs and dead processes still get settled once per reap
+    period, and once a day the sweep drops the rows of jobs removed by hand.
+    """
+    ledger = home.ledger
+    reaped, live = _reap_due(home, now), None
+    if reaped and ledger.exists():
+        report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(set(), now)
+        if ledger.sweep_due(now):
+            live = {j.get("id") for j in home.store.load()[1] if isinstance(j, dict)}
+    return [], reaped, live
+
+
+def _reconcile(home, records, now, report):
+    """Settle dead owners' rows when a claim or pending slot (or the reap period) asks."""
+    if not (any(j.get("fire_claim") or j.get("pending_slot") for j in records)
+            or _reap_due(home, now)):
+        return False
+    report["reconciled"] = home.ledger.reconcile(now) + home.ledger.settle_unclaimed(
+        {j["fire_claim"].get("execution_id") for j in records
+         if isinstance(j.get("fire_claim"), dict)}, now)
+    return True
 
 
 def _heartbeat_epoch(home):
@@ -6505,8 +6601,18 @@ def _once_done(job):
     return isinstance(times, int) and isinstance(completed, int) and completed >= times
 
 
-def _alert_missed(home, missed, now):
-    """Open an incident and send a failure alert for each one-shot that missed its time."""
+def _alert_missed(home, report, now):
+    """Open an incident and send a failure alert for each one-shot that missed its time.
+
+    The jobs are retired and recorded already: an alert that fails is only said.
+    """
+    try:
+        _alert_each(home, report.pop("missed", []), now)
+    except Exception as exc:
+        report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: {exc}")
+
+
+def _alert_each(home, missed, now):
     incidents, hours = home.incidents, home.settings["failure_repeat_alert_hours"]
     for job, note, document in missed:
         incident = incidents.record(job["id"], note, document, now)
@@ -6773,11 +6879,7 @@ def _decide_due(d):
         return
     zone = facts.zone(job)
     if slot is None:
-        next_run = _next_run(schedule, zone, facts.now, completed=_once_done(job))
-        if schedule["kind"] == "once" and next_run is None:
-            return _retire(d, "missing", "its next_run_at was missing and its run time has "
-                           "passed")
-        return d.set(next_run_at=next_run)
+        return _repair_next_run(d, schedule, zone)
     if _once_done(job):
         return _retire(d, "used_up", "its repeat count is used up", diagnostic=False)
     if manual:
@@ -6786,6 +6888,14 @@ def _decide_due(d):
     if schedule["kind"] == "once":
         return _decide_once(d, slot)
     _decide_recurring(d, schedule, zone, slot)
+
+
+def _repair_next_run(d, schedule, zone):
+    """A record without a next run gets one (a one-shot past its time is retired)."""
+    next_run = _next_run(schedule, zone, d.facts.now, completed=_once_done(d.job))
+    if schedule["kind"] == "once" and next_run is None:
+        return _retire(d, "missing", "its next_run_at was missing and its run time has passed")
+    return d.set(next_run_at=next_run)
 
 
 def _runnable(d, slot):
@@ -6949,33 +7059,42 @@ def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=F
     records (advanced past the fired slots, which are remembered as
     ``pending_slot``), then the fires' execution rows, then their claims.
     """
-    fires = []
+    fires = [_Claim(records[d.index], d.slot, d.instant, d.what, d.lateness)
+             for d in decisions if d.action == "fire"]
     holds = []
     for decision in decisions:
-        job = records[decision.index]
-        action = decision.action
-        if action == "fire":
-            fires.append(_Claim(job, decision.slot, decision.instant, decision.what,
-                                decision.lateness))
-            continue
-        changed = True
-        if action == "settle":
-            _settle(home, job, decision.changes, decision.detail, now)
-        elif action == "set":
-            _apply_changes(job, decision.changes)
-        elif action == "hold":
-            _report_skip(report, decision)
-            holds.append((decision.job_id, decision.instant, decision.what, decision.detail))
-        elif action == "skip":
-            _skip(home, report, job, decision.instant, decision.what, decision.detail, now)
-        elif action == "pause":
-            _auto_pause(home, job, decision.detail, now)
-            _skip(home, report, job, None, decision.what, decision.detail, now)
-        elif action == "retire":
-            _retire_job(home, job, decision, now, report)
+        if decision.action != "fire":
+            changed = True
+            _apply_one(home, records[decision.index], decision, now, report, holds)
     home.ledger.record_skips(holds, now)
     for claim in fires:
         _advance(home, claim, now)
+    _claim_fires(home, doc, jobs, fires, now, changed)
+    return fires
+
+
+def _apply_one(home, job, decision, now, report, holds):
+    """Carry out one decision other than a fire (hold-backs are collected in *holds*)."""
+    action = decision.action
+    if action == "settle":
+        if _settle(home, job, decision.changes, decision.detail, now):
+            report["reconciled"].append(decision.changes["id"])
+    elif action == "set":
+        _apply_changes(job, decision.changes)
+    elif action == "hold":
+        _report_skip(report, decision)
+        holds.append((decision.job_id, decision.instant, decision.what, decision.detail))
+    elif action == "skip":
+        _skip(home, report, job, decision.instant, decision.what, decision.detail, now)
+    elif action == "pause":
+        _auto_pause(home, job, decision.detail, now)
+        _skip(home, report, job, None, decision.what, decision.detail, now)
+    elif action == "retire":
+        _retire_job(home, job, decision, now, report)
+
+
+def _claim_fires(home, doc, jobs, fires, now, changed):
+    """Save the advanced records, then create the fires' rows, then take their claims."""
     store = home.store
     if fires or changed:
         store.save(doc, jobs, now)
@@ -6991,7 +7110,6 @@ def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=F
         store.save(doc, jobs, now)
     for claim in fires:  # the runs get copies; the list is not ours after the lock
         claim.job = dict(claim.job)
-    return fires
 
 
 def _apply_changes(job, changes):
@@ -7008,15 +7126,19 @@ def _settle(home, job, row, error, now):
     Its still-active *row* becomes ``unknown`` with *error* first; a
     finished row's result is applied to the job (its process was killed, or
     the store was busy or full, before it could record the run).
+    Returns True if it settled the row ``unknown``.
     """
     if error is not None and row is not None:
-        home.ledger.mark_unknown(row, error, now)
-    elif row is not None and row["status"] in ("completed", "failed"):
+        marked = home.ledger.mark_unknown(row, error, now)
+        job["fire_claim"] = None
+        return marked
+    if row is not None and row["status"] in ("completed", "failed"):
         finished = _parse_stored(row["finished_at"]) or now
         if _apply_result(job, row["id"], _Result.of_row(row), finished,
                          row["source"] != "builtin", _safe_zone(home, job)):
-            return
+            return False
     job["fire_claim"] = None  # cleared as upstream clears it
+    return False
 
 
 def _report_skip(report, decision):
@@ -7580,6 +7702,13 @@ def _stale_occurrence(home, job, instant, now):
     wall = _iso(slot.astimezone(zone))  # the time the operator scheduled
     created = _parse_stored(job.get("created_at"))
     schedule = _checked_schedule(job.get("schedule"), job)
+    last = _parse_stored(job.get("last_run_at"))
+    if last is not None and slot <= last:
+        # The ledger holds no row for it (else that row answered), but the job
+        # ran after it: the history was lost, not the run.
+        return ("occurrence_already_run",
+                f"slot {wall} is at or before the job's last run ({job.get('last_run_at')}); "
+                f"executions.db has no row for it (see 'doctor')")
     if schedule["kind"] == "once":
         # As in the tick: a one-shot created after its time counts from its creation.
         base = max(slot, created) if created is not None else slot
@@ -7609,9 +7738,14 @@ def _status(home):
     dated = sorted(((d, j) for j in runnable
                     for d in [_parse_stored(j.get("next_run_at"))] if d is not None),
                    key=lambda pair: pair[0])
+    # A job capacity holds back is due and waiting its turn, not missed.
+    held = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
+             "held_since": j.get("capacity_wait_since")}
+            for d, j in dated if d <= now and j.get("capacity_wait_since")]
     overdue = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
                 "late_seconds": int((now - d).total_seconds())}
-               for d, j in dated if (now - d).total_seconds() > _MIN_GRACE]
+               for d, j in dated if (now - d).total_seconds() > _MIN_GRACE
+               and not j.get("capacity_wait_since")]
     upcoming = next(((d, j) for d, j in dated if d > now), None)
     return {
         "home": home.path,
@@ -7627,6 +7761,7 @@ def _status(home):
         "next_due": {"job_id": upcoming[1].get("id"), "name": upcoming[1].get("name"),
                      "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
         "overdue": overdue,
+        "held_back": held,
         "failed": [{"job_id": j.get("id"), "name": j.get("name"), "last_error": j.get("last_error")}
                    for j in jobs if _job_state(j) == "error"],
     }
@@ -7761,8 +7896,8 @@ def _job_view(home, ref):
         zone = job.get("tz")  # an unknown zone: 'doctor' says so; the record still shows
     state = _job_state(job)
     try:
-        upcoming = [] if state == "completed" else [_iso(f) for f in _schedule_fires(
-            _checked_schedule(job.get("schedule"), job), home.zone(job), home.now(), 3)]
+        upcoming = [] if state == "completed" else [_iso(f) for f in _job_fires(
+            job, _checked_schedule(job.get("schedule"), job), home.zone(job), home.now(), 3)]
     except HermesCronError:
         upcoming = []  # an unparseable stored schedule: the job is auto-paused at its slot
     deliver = job.get("deliver") if isinstance(job.get("deliver"), str) else "local"
@@ -7781,7 +7916,17 @@ def _job_view(home, ref):
         "incidents": [row for row in home.incidents.list(job_id=job["id"])
                       if row["state"] in _OPEN_INCIDENTS],
         "notepad_keys": [note["key"] for note in home.notepad.list(job["id"])],
+        "unknown_fires": _unknown_fires(home, job),
     }
+
+
+def _unknown_fires(home, job):
+    """How many of a finite repeat's counted fires ended ``unknown`` (a crash), or 0."""
+    repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
+    if not isinstance(repeat.get("times"), int) or not home.ledger.exists():
+        return 0
+    return home.ledger.select("SELECT count(*) AS n FROM executions WHERE job_id=? AND "
+                              "source='builtin' AND status='unknown'", (job["id"],))[0]["n"]
 
 
 def _agent_words(job):
@@ -7791,9 +7936,10 @@ def _agent_words(job):
     return "/".join(str(job[k]) for k in ("provider", "model") if job.get(k)) or "default runner"
 
 
-def _repeat_words(job):
+def _repeat_words(job, unknown=0):
     repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
-    return f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}"
+    return f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}" + (
+        f" ({unknown} ended unknown: counted, as they may have run)" if unknown else "")
 
 
 def _metric_number(value):
@@ -8060,6 +8206,9 @@ def _doctor(home):
         except Exception as exc:  # a record edited into nonsense is itself the finding
             find(job.get("id") if isinstance(job.get("id"), str) else None, "job_invalid",
                  f"the job record cannot be checked ({type(exc).__name__}: {exc})")
+    broken = _doctor_databases(home, jobs, find)
+    if _LEDGER_FILE in broken or _DELIVERIES_FILE in broken:
+        return {"ok": False, "findings": findings, "notes": [], "storage": _storage(home)}
     rows = home.ledger.select("SELECT id, job_id, status, claimed_at FROM executions "
                               "WHERE status IN ('claimed','running')")
     limit = 2 * max(settings["run_timeout_seconds"] if settings else 600,
@@ -8093,6 +8242,56 @@ def _doctor(home):
                          + ", ".join(_allowed_rules(job))}
              for job in jobs if isinstance(job.get("id"), str) and _allowed_rules(job)]
     return {"ok": not findings, "findings": findings, "notes": notes, "storage": storage}
+
+
+def _doctor_databases(home, jobs, find):
+    """Findings for the three SQLite files: empty, unreadable, or missing rows the job
+    records prove existed; returns the names of the files that cannot be read."""
+    import sqlite3
+
+    broken = set()
+    for name in (_LEDGER_FILE, _NOTEPAD_FILE, _DELIVERIES_FILE):
+        path = os.path.join(home.path, name)
+        if not os.path.lexists(path):
+            continue
+        try:
+            if os.lstat(path).st_size == 0:
+                find(None, "database_empty", f"{name} is empty (0 bytes): what it held is gone "
+                                             f"(a bad restore or a truncation); restore it from "
+                                             f"a backup")
+                continue
+            conn = _read_only(path)
+            try:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            finally:
+                conn.close()
+        except (sqlite3.DatabaseError, HermesCronError, OSError) as exc:
+            broken.add(name)
+            find(None, "database_unusable", f"{name} cannot be read ({exc}); move it aside and "
+                                            f"restore it from a backup")
+    if _LEDGER_FILE in broken:
+        return broken
+    for job in home.ledger.lacking(jobs):
+        find(job.get("id"), "ledger_rows_missing",
+             f"executions.db has no row for this job's last run ({job.get('last_run_at')}) or "
+             f"its claim: the ledger lost rows; slots at or before it are not fired again")
+    if _DELIVERIES_FILE not in broken:
+        _doctor_lost_deliveries(home, find)
+    return broken
+
+
+def _doctor_lost_deliveries(home, find):
+    """Runs whose delivery the queue must know (sent, failed or waiting) that it does not."""
+    rows = home.ledger.select("SELECT id, job_id, delivery_outcome FROM executions WHERE "
+                              "delivery_outcome IN ('delivered','failed') ORDER BY "
+                              "julianday(claimed_at) DESC LIMIT 200")
+    if not rows:
+        return
+    known = home.deliveries.known([r["id"] for r in rows])
+    for job_id in dict.fromkeys(r["job_id"] for r in rows if r["id"] not in known):
+        find(job_id, "deliveries_rows_missing",
+             "deliveries.db has no record of this job's recent deliveries (sent, failed or "
+             "waiting for a retry): the queue lost rows; pending retries will not be sent")
 
 
 def _storage(home):
@@ -8663,7 +8862,8 @@ class CronHome:
         if start.tzinfo is None:
             start = _wall_to_aware(start, zone)
         if job:
-            schedule = _checked_schedule(job.get("schedule"), job)
+            return _job_fires(job, _checked_schedule(job.get("schedule"), job), zone, start,
+                              count)
         else:
             try:
                 schedule = parse_schedule(what, now=start, tz=zone)
@@ -9307,7 +9507,7 @@ def _job_page(home, ref):
              ("next runs", ", ".join(view["next_runs"]) or "-"),
              ("targets", ", ".join(view["targets"])),
              ("script", job.get("script")), ("agent", _agent_words(job)),
-             ("repeat", _repeat_words(job)),
+             ("repeat", _repeat_words(job, view["unknown_fires"])),
              ("last outcome", job.get("last_status")), ("failure streak",
                                                          job.get("failure_streak") or 0),
              ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
@@ -10109,7 +10309,14 @@ class _TickLog:
             self.say("busy", "tick busy: another tick holds .tick.lock; nothing to do")
         if "dispatched" not in report or report["busy"]:
             return
-        if report["dispatched"] or report["skipped"]:
+        self._settled(report.get("reconciled") or ())
+        for job_id, last in report.get("lost") or ():
+            self.say("lost", f"{job_id} executions.db has no row for its last run "
+                             f"({last or 'its claim'}): the ledger lost its history; slots at "
+                             f"or before it are not fired again (see 'doctor')",
+                     job_id=job_id, last_run_at=last)
+        if report["dispatched"] or report["skipped"] or report.get("reconciled") \
+                or report.get("lost"):
             self._idle_said = None
             return
         now = self.home.now()
@@ -10117,6 +10324,18 @@ class _TickLog:
                 abs((now - self._idle_said).total_seconds()) >= 3600:
             self._idle_said = now  # the daemon says it when it changes, then hourly
             self.say("idle", "no jobs due")
+
+    def _settled(self, eids):
+        """One line per run the tick settled ``unknown`` (its owner died or went silent)."""
+        try:
+            rows = self.home.scheduler.ledger.get(list(eids)) if eids else {}
+        except Exception:  # e.g. a damaged executions.db: the tick reports it
+            rows = {}
+        for eid in eids:
+            row = rows.get(eid) or {"job_id": "-", "error": None}
+            error = _error_summary(row["error"]) if row["error"] else "outcome unknown"
+            self.say("unknown", f"{row['job_id']} {eid} unknown: {error}",
+                     job_id=row["job_id"], execution_id=eid, status="unknown", error=error)
 
     def _stage(self, stage, report):
         if stage == "start":
@@ -10283,6 +10502,10 @@ def _cmd_status(home, args):
     for late in info["overdue"]:
         rows.append(("overdue", f"{late['job_id']} ({late['name']}) due {late['next_run_at']}, "
                                 f"{late['late_seconds']} s ago"))
+    for held in info["held_back"]:
+        rows.append(("held back", f"{held['job_id']} ({held['name']}) due "
+                                  f"{held['next_run_at']}, waiting for a free run slot "
+                                  f"(max_parallel) since {held['held_since']}"))
     for bad in info["failed"]:
         rows.append(("failed", f"{bad['job_id']} ({bad['name']}): "
                                f"{_one_line(bad['last_error'] or '?')}"))
@@ -10602,7 +10825,7 @@ def _cmd_show(home, args):
             ("targets", ", ".join(view["targets"])),
             ("script", job.get("script") or "-"),
             ("agent", _agent_words(job)),
-            ("repeat", _repeat_words(job)),
+            ("repeat", _repeat_words(job, view["unknown_fires"])),
             ("last", f"{job.get('last_status') or '-'} at {job.get('last_run_at') or '-'}; "
                      f"failure streak {job.get('failure_streak') or 0}"),
             ("notepad", ", ".join(view["notepad_keys"]) or "-"),
