@@ -11481,7 +11481,8 @@ def _campaign_violations(facts, model, step):
         out.append(("store", f"jobs.json does not parse: {facts['jobs_error']}"))
     if step.get("rc") != -signal.SIGKILL and "Traceback (most recent call last)" in \
             step.get("stderr", ""):
-        out.append(("traceback", f"{step['what']} exit {step.get('rc')}: ...{step['stderr'][-300:]!r}"))
+        out.append(("traceback", f"{step['what']} exit {step.get('rc')}: "
+                                 f"...{step['stderr'][-300:]!r}"))
     return out
 
 
@@ -11614,7 +11615,8 @@ class _CampaignTrial:
     def popen(self, now, args, spec="none", nth=1):
         self.children += 1
         seq = self.children
-        env = dict(self.camp.env, HERMES_CRON_NOW=_cc_iso(now), HOME=os.path.join(self.dir, "user"))
+        env = dict(self.camp.env, HERMES_CRON_NOW=_cc_iso(now),
+                   HOME=os.path.join(self.dir, "user"))
         err = os.path.join(self.dir, f"{seq}.err")
         self.say(f"[{seq}] HERMES_CRON_NOW={_cc_iso(now)} {' '.join(args)}"
                  + ("" if spec == "none" else f"   [{spec} #{nth}]"))
