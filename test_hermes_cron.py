@@ -7,6 +7,7 @@ too.  To test a vendored copy, change the one import line below.
 
 import ast
 import calendar
+import collections
 import email
 import email.policy
 import hashlib
@@ -11917,6 +11918,805 @@ def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
                        cwd=HERE, env=env, capture_output=True, text=True, timeout=60)
     assert (r.stdout.splitlines(), r.stderr) == ([
         "ID            NAME      SCHEDULE  STATE      NEXT RUN          LAST", "rc=0"], "")
+
+
+# ---- campaign: a seeded, model-based fault campaign over real processes -------------
+#
+# Each trial writes a random store straight into jobs.json (cron, `every Nm`,
+# one-shots with and without `next_run_at`, finite repeats, microsecond
+# instants, records shaped as upstream 0.19 and 0.22 write them), then drives
+# 2-4 real child processes (`tick`, `run JOB --occurrence auto`) on a pinned
+# clock that steps forward and back, killing them at the kill points below, and
+# checks the invariants of issue 21 after every step.  Some trials deliver to a
+# webhook on 127.0.0.1 and freeze the delivering process (SIGSTOP) across a
+# clock step and a tick, then resume it.  Self-contained: nothing here imports
+# from benchmarks/ (benchmarks/campaign.py --model imports this).
+#
+#   HERMES_CRON_CAMPAIGN_SEED=7 HERMES_CRON_CAMPAIGN_TRIALS=50 \
+#       python -m pytest -q -m slow -k randomized_campaign
+#   HERMES_CRON_CAMPAIGN_SEED=7 HERMES_CRON_CAMPAIGN_ONLY=12,31 ...   # replay trials
+
+# The kill points: (label, spec).  spec is "before|after:hc|os:Attr.path" (the
+# wrapper child SIGKILLs itself at the Nth call of that function, before or
+# after the real call), or "child" (the job's script, once it has written its
+# log line, SIGKILLs the process that started it).  Update this table when the
+# module's functions are renamed: a spec the module lacks fails the test.
+CAMPAIGN_KILL_POINTS = [
+    ("ledger.claim", "before:hc:_Ledger.claim"),
+    ("ledger.claim+", "after:hc:_Ledger.claim"),
+    ("ledger.claim_occurrence", "before:hc:_Ledger.claim_occurrence"),
+    ("ledger.claim_occurrence+", "after:hc:_Ledger.claim_occurrence"),
+    ("ledger.start", "before:hc:_Ledger.start"),
+    ("ledger.start+", "after:hc:_Ledger.start"),
+    ("ledger.finish", "before:hc:_Ledger.finish"),
+    ("ledger.finish+", "after:hc:_Ledger.finish"),
+    ("store.save", "before:hc:_JobStore.save"),
+    ("store.save+", "after:hc:_JobStore.save"),
+    ("apply_batch", "before:hc:_apply_batch"),
+    ("apply_batch+", "after:hc:_apply_batch"),
+    ("os.replace", "before:os:replace"),
+    ("os.replace+", "after:os:replace"),
+    ("os.fsync", "before:os:fsync"),
+    ("deliveries.claim", "before:hc:_Deliveries.claim"),
+    ("deliveries.finish", "before:hc:_Deliveries.finish"),
+    ("child started", "child"),
+]
+# Where a delivering process is frozen: (label, spec).  "stop-before|stop-after:..."
+# make the wrapper SIGSTOP itself at the first call; "post" freezes it from outside
+# while the webhook holds its POST unanswered.
+CAMPAIGN_STOP_POINTS = [
+    ("pending (before deliveries.claim)", "stop-before:hc:_Deliveries.claim"),
+    ("delivering (after deliveries.claim)", "stop-after:hc:_Deliveries.claim"),
+    ("inside the webhook POST", "post"),
+]
+
+_CAMPAIGN_WRAPPER = r"""
+import os, signal, sys
+sys.path.insert(0, sys.argv[1])
+import hermes_cron as hc
+spec, nth, argv = sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+if spec not in ("none", "child", "post"):
+    when, modname, attr = spec.split(":", 2)
+    sig = signal.SIGSTOP if when.startswith("stop-") else signal.SIGKILL
+    when = when[5:] if when.startswith("stop-") else when
+    owner = hc if modname == "hc" else os
+    *path, name = attr.split(".")
+    for part in path:
+        owner = getattr(owner, part, None)
+    real = getattr(owner, name, None)
+    if real is None:
+        sys.stderr.write("campaign: kill point %s does not exist\n" % spec)
+        sys.exit(97)
+    calls = [0]
+    def hook(*a, **k):
+        calls[0] += 1
+        n = calls[0]
+        if n == nth and when == "before":
+            os.kill(os.getpid(), sig)
+        result = real(*a, **k)
+        if n == nth and when == "after":
+            os.kill(os.getpid(), sig)
+        return result
+    setattr(owner, name, hook)
+sys.exit(hc.main(argv))
+"""
+
+_CAMPAIGN_SCRIPT = (
+    'd="$HERMES_CRON_HOME/.."\n'
+    'echo "$HERMES_CRON_JOB_ID $HERMES_CRON_EXECUTION_ID" >> "$d/ran.log"\n'
+    'if mv "$d/killparent" "$d/killparent.taken" 2>/dev/null; then kill -KILL "$PPID"; fi\n'
+    'echo "ran $HERMES_CRON_JOB_ID"\n')
+
+_CAMPAIGN_T0 = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+_CAMPAIGN_CRONS = ["* * * * *", "*/5 * * * *", "*/15 * * * *", "7 * * * *", "0 */2 * * *",
+                   "30 18 * * *"]
+_CAMPAIGN_ACTIVE = ("claimed", "running")
+
+
+def _cc_iso(dt, offset_hours=0):
+    """ISO with an offset, as upstream writes (microseconds kept when present)."""
+    return dt.astimezone(timezone(timedelta(hours=offset_hours))).isoformat()
+
+
+def _cc_parse(text):
+    if not text:
+        return None
+    try:
+        dt = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def _cc_second(text):
+    """The slot key: its UTC instant to the whole second (both precisions meet here)."""
+    dt = _cc_parse(text)
+    return None if dt is None else dt.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def _cc_cron_match(expr, dt):
+    minute, hour = expr.split()[:2]
+
+    def field(spec, value):
+        if spec == "*":
+            return True
+        if spec.startswith("*/"):
+            return value % int(spec[2:]) == 0
+        return value == int(spec)
+
+    return field(minute, dt.minute) and field(hour, dt.hour)
+
+
+def _cc_cron_next(expr, after):
+    dt = after.astimezone(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
+    while not _cc_cron_match(expr, dt):
+        dt += timedelta(minutes=1)
+    return dt
+
+
+def _cc_proc(pid):
+    """(state letter, start time) of *pid*, or None if there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return fields[0], int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _cc_alive(pid, started):
+    """The owner (pid, start time) is this very process and it has not exited."""
+    if pid is None:
+        return False
+    st = _cc_proc(pid)
+    return st is not None and st[0] not in ("Z", "X") and (started is None or st[1] == started)
+
+
+def _cc_query(path, sql):
+    """Rows of *sql* on SQLite *path* as dicts, never changing the file (a hot journal
+    or WAL is rolled back on a private copy)."""
+    if not os.path.exists(path):
+        return []
+
+    def rows(conn):
+        cur = conn.execute(sql)
+        keys = [d[0] for d in cur.description]
+        return [dict(zip(keys, r)) for r in cur.fetchall()]
+
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            return rows(conn)
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return []
+        copy_dir = path + ".campaign-copy"
+        os.makedirs(copy_dir, exist_ok=True)
+        try:
+            for suffix in ("", "-journal", "-wal"):
+                if os.path.exists(path + suffix):
+                    shutil.copyfile(path + suffix, os.path.join(copy_dir, "db" + suffix))
+            conn = sqlite3.connect(os.path.join(copy_dir, "db"), timeout=30)
+            try:
+                return rows(conn)
+            except sqlite3.OperationalError as exc2:
+                if "no such table" in str(exc2):
+                    return []
+                raise
+            finally:
+                conn.close()
+        finally:
+            shutil.rmtree(copy_dir, ignore_errors=True)
+
+
+def _campaign_read(trial_dir):
+    """The facts of a trial's home: ledger rows, skips, deliveries, jobs, script starts."""
+    home = os.path.join(trial_dir, "cron")
+    facts = {"rows": _cc_query(os.path.join(home, "executions.db"),
+                               "SELECT * FROM executions"),
+             "skips": _cc_query(os.path.join(home, "executions.db"),
+                                "SELECT job_id, scheduled_instant, reason FROM cron_skips"),
+             "deliveries": _cc_query(os.path.join(home, "deliveries.db"),
+                                     "SELECT execution_id, status, owner_pid, owner_started_at "
+                                     "FROM deliveries"),
+             "jobs": None, "ran": []}
+    try:
+        with open(os.path.join(home, "jobs.json"), "rb") as f:
+            facts["jobs"] = json.loads(f.read())["jobs"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        facts["jobs_error"] = repr(exc)
+    try:
+        with open(os.path.join(trial_dir, "ran.log")) as f:
+            facts["ran"] = [tuple(line.split()[:2]) for line in f if len(line.split()) >= 2]
+    except FileNotFoundError:
+        pass
+    return facts
+
+
+def _campaign_violations(facts, model, step):
+    """The invariants of issue 21 over one step's *facts*; a list of (check, detail).
+
+    *model*: ``repeat`` {job_id: times or None}, ``kind`` {job_id: cron|interval|once},
+    ``receipts`` {execution id: webhook POSTs}, ``alive`` (pid, start time) -> bool.
+    *step*: ``what`` (tick|run), ``clean`` (it exited by itself), ``now`` (aware),
+    ``pid``, ``rc``, ``stderr``.
+    """
+    out = []
+    alive = model["alive"]
+    rows = facts["rows"]
+    by_id = {r["id"]: r for r in rows}
+    # (slot) at most one non-skipped row per (job, slot); skips live in cron_skips
+    slots = collections.defaultdict(list)
+    for r in rows:
+        key = _cc_second(r.get("scheduled_instant"))
+        if key is not None:
+            slots[(r["job_id"], key)].append(r)
+    for (job_id, key), found in sorted(slots.items()):
+        if len(found) > 1:
+            out.append(("slot", f"job {job_id} slot {key} has {len(found)} rows: " + ", ".join(
+                f"{r['id'][:8]} {r['source']} {r['status']} {r['scheduled_instant']}"
+                for r in found)))
+    # (repeat) no command run more often than its repeat allows; `run JOB` (no slot)
+    # does not count, a tick's fire and `run --occurrence` of a one-shot do
+    starts = collections.Counter()
+    for job_id, eid in facts["ran"]:
+        row = by_id.get(eid)
+        if row is None or row.get("scheduled_instant") or row.get("source") == "builtin":
+            starts[job_id] += 1
+    for job_id, n in sorted(starts.items()):
+        times = model["repeat"].get(job_id)
+        if times is not None and n > times:
+            out.append(("repeat", f"job {job_id} ({model['kind'].get(job_id)}, repeat "
+                                  f"{times}) started its command {n} times"))
+    # (unknown-live) never `unknown` while its owner lives
+    for r in rows:
+        if r["status"] == "unknown" and alive(r.get("pid"), r.get("process_started_at")):
+            out.append(("unknown-live", f"execution {r['id'][:8]} of job {r['job_id']} is "
+                                        f"unknown while its owner pid {r['pid']} lives"))
+    for d in facts["deliveries"]:
+        if d["status"] == "unknown" and alive(d.get("owner_pid"), d.get("owner_started_at")):
+            out.append(("unknown-live", f"delivery {d['execution_id'][:8]} is unknown while "
+                                        f"its owner pid {d['owner_pid']} lives"))
+    # (settle) every claimed row settled within one tick of its owner's death
+    if step["clean"]:
+        for r in rows:
+            if r["status"] not in _CAMPAIGN_ACTIVE:
+                continue
+            mine = r.get("pid") == step["pid"]
+            if (step["what"] == "tick" and not alive(r.get("pid"), r.get("process_started_at"))) \
+                    or mine:
+                out.append(("settle", f"execution {r['id'][:8]} of job {r['job_id']} is still "
+                                      f"{r['status']} after {step['what']} pid {step['pid']} "
+                                      f"exited; its owner pid {r['pid']} is gone"))
+        if step["what"] == "tick":
+            for d in facts["deliveries"]:
+                if d["status"] in ("pending", "delivering") and not alive(
+                        d.get("owner_pid"), d.get("owner_started_at")):
+                    out.append(("settle", f"delivery {d['execution_id'][:8]} is still "
+                                          f"{d['status']} after a tick; its owner pid "
+                                          f"{d['owner_pid']} is gone"))
+    # (agree) both stores agree on every delivery, and no message is sent twice
+    for d in facts["deliveries"]:
+        r = by_id.get(d["execution_id"])
+        outcome = None if r is None else r.get("delivery_outcome")
+        status = d["status"]
+        if outcome is None or r["status"] in _CAMPAIGN_ACTIVE:
+            continue
+        bad = ((status in ("delivered", "failed") and outcome != status)
+               or (status == "suppressed" and not str(outcome).startswith("suppressed"))
+               or (status not in ("delivered",) and outcome == "delivered")
+               or (status == "unknown" and outcome == "failed"))
+        if bad:
+            out.append(("agree", f"execution {d['execution_id'][:8]}: executions."
+                                 f"delivery_outcome={outcome!r} but deliveries.status="
+                                 f"{status!r}"))
+    for eid, n in sorted(model.get("receipts", {}).items()):
+        if n > 1:
+            out.append(("agree", f"the webhook received execution {eid[:8]} {n} times"))
+    # (due) a clean tick leaves no due slot unaccounted: a row, or a recorded skip
+    if step["what"] == "tick" and step["clean"] and facts["jobs"] is not None:
+        taken = {(r["job_id"], _cc_second(r.get("scheduled_instant"))) for r in rows}
+        taken |= {(s["job_id"], _cc_second(s.get("scheduled_instant")))
+                  for s in facts["skips"]}
+        busy = {r["job_id"] for r in rows if r["status"] in _CAMPAIGN_ACTIVE
+                and alive(r.get("pid"), r.get("process_started_at"))}
+        for j in facts["jobs"]:
+            if not j.get("enabled", True) or j.get("state", "scheduled") != "scheduled" \
+                    or j.get("id") in busy:
+                continue
+            sched = j.get("schedule") or {}
+            due = sched.get("run_at") if sched.get("kind") == "once" else j.get("next_run_at")
+            when = _cc_parse(due)
+            if when is not None and when <= step["now"] and \
+                    (j["id"], _cc_second(due)) not in taken:
+                out.append(("due", f"job {j['id']} ({sched.get('kind')}) is left due at "
+                                   f"{due} after a clean tick at {_cc_iso(step['now'])}: no row "
+                                   f"and no recorded skip for that slot (next_run_at="
+                                   f"{j.get('next_run_at')})"))
+    # (store) jobs.json parses; (traceback) no child printed one
+    if facts.get("jobs_error"):
+        out.append(("store", f"jobs.json does not parse: {facts['jobs_error']}"))
+    if step.get("rc") != -signal.SIGKILL and "Traceback (most recent call last)" in \
+            step.get("stderr", ""):
+        out.append(("traceback", f"{step['what']} exit {step.get('rc')}: "
+                                 f"...{step['stderr'][-300:]!r}"))
+    return out
+
+
+class _CampaignWebhook:
+    """POSTs on 127.0.0.1 at /t<trial>, counted per execution id; a trial can make
+    its first POST wait until released."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.receipts = collections.defaultdict(collections.Counter)
+        self.stall = {}  # trial -> [arrived Event, release Event, used]
+        hook = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                trial = self.path.strip("/")
+                try:
+                    eid = json.loads(body)["execution_id"]
+                except (ValueError, KeyError, TypeError):
+                    eid = "?"
+                with hook.lock:
+                    hook.receipts[trial][eid] += 1
+                    stall = hook.stall.get(trial)
+                    if stall is not None and not stall[2]:
+                        stall[2] = True
+                    else:
+                        stall = None
+                if stall is not None:
+                    stall[0].set()
+                    stall[1].wait(20)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Length", "2")
+                    self.end_headers()
+                    self.wfile.write(b"ok")
+                except OSError:
+                    pass
+
+            def log_message(self, *a):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def counts(self, trial):
+        with self.lock:
+            return dict(self.receipts.get(trial, {}))
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _campaign_job(rng, n, created):
+    """One random job record, shaped as upstream 0.19, 0.22 or a minimal writer."""
+    shape = rng.choice(["0.19", "0.22", "minimal"])
+    offset = rng.choice([0, 1]) if shape != "minimal" else 0
+    kind = rng.choice(["cron", "cron", "interval", "interval", "interval", "once"])
+    times = None
+    if kind == "cron":
+        expr = rng.choice(_CAMPAIGN_CRONS)
+        schedule = {"kind": "cron", "expr": expr, "display": expr}
+        nxt = _cc_cron_next(expr, created)
+        if rng.random() < 0.25:  # stale: a catch-up is due
+            nxt = _cc_cron_next(expr, created - timedelta(minutes=rng.choice([3, 70, 300])))
+        next_run_at = _cc_iso(nxt, offset)
+    elif kind == "interval":
+        minutes = rng.choice([1, 1, 2, 5, 30, 60])
+        schedule = {"kind": "interval", "minutes": minutes, "display": f"every {minutes}m"}
+        nxt = created + timedelta(minutes=minutes)
+        if rng.random() < 0.3:
+            nxt = nxt.replace(microsecond=0)
+        if rng.random() < 0.2:
+            nxt -= timedelta(minutes=minutes * rng.choice([2, 5]))
+        next_run_at = _cc_iso(nxt, offset)
+    else:
+        run_at = created + timedelta(seconds=rng.choice([60, 60, 90, 300]))
+        if rng.random() < 0.3:
+            run_at = run_at.replace(microsecond=0)
+        schedule = {"kind": "once", "run_at": _cc_iso(run_at, offset),
+                    "display": "once in 1m" if shape == "0.22" else "once at " + _cc_iso(run_at)}
+        next_run_at = None if rng.random() < 0.4 else _cc_iso(run_at, offset)
+        times = 1
+    if kind != "once" and rng.random() < 0.35:
+        times = rng.choice([1, 2, 3])
+    job = {"id": "%012x" % rng.getrandbits(48), "name": f"j{n}", "prompt": "",
+           "script": "log.sh", "no_agent": True, "schedule": schedule,
+           "schedule_display": schedule["display"],
+           "repeat": {"times": times, "completed": 0}, "enabled": True, "state": "scheduled",
+           "created_at": _cc_iso(created, offset), "next_run_at": next_run_at,
+           "deliver": "local"}
+    if shape != "minimal":
+        job.update(skills=[], skill=None, model=None, provider=None, base_url=None,
+                   context_from=None, paused_at=None, paused_reason=None, last_run_at=None,
+                   last_status=None, last_error=None, last_delivery_error=None, origin=None,
+                   enabled_toolsets=None, workdir=None)
+    if shape == "0.19":
+        job.update(provider_snapshot=None, model_snapshot=None)
+    if shape == "0.22":
+        job.update(monitor_script=None, monitor_url=None, monitor_state=None,
+                   last_delivery_unverified=None, last_failure=None, failure_streak=0,
+                   run_claim=None, fire_claim=None)
+    return job, kind, times
+
+
+def _cc_points(what):
+    """The function kill points a `tick` or a `run --occurrence` reaches."""
+    other = ":_Ledger.claim_occurrence" if what == "tick" else ":_Ledger.claim"
+    return [s for _, s in CAMPAIGN_KILL_POINTS
+            if s != "child" and not s.endswith(other) and not s.endswith(other + "+")]
+
+
+class _CampaignTrial:
+    def __init__(self, camp, index):
+        self.camp, self.index = camp, index
+        self.rng = random.Random(f"{camp.seed}:{index}")
+        self.dir = os.path.join(camp.root, f"t{index:04d}")
+        self.home = os.path.join(self.dir, "cron")
+        self.log, self.violations = [], []
+        self.kills, self.stops = collections.Counter(), collections.Counter()
+        self.forward = self.back = self.children = 0
+        self.model = {"repeat": {}, "kind": {}, "alive": _cc_alive}
+
+    def say(self, text):
+        self.log.append(text)
+
+    def popen(self, now, args, spec="none", nth=1):
+        self.children += 1
+        seq = self.children
+        env = dict(self.camp.env, HERMES_CRON_NOW=_cc_iso(now),
+                   HOME=os.path.join(self.dir, "user"))
+        err = os.path.join(self.dir, f"{seq}.err")
+        self.say(f"[{seq}] HERMES_CRON_NOW={_cc_iso(now)} {' '.join(args)}"
+                 + ("" if spec == "none" else f"   [{spec} #{nth}]"))
+        with open(os.path.join(self.dir, f"{seq}.out"), "wb") as fo, open(err, "wb") as fe:
+            proc = subprocess.Popen([sys.executable, "-S", "-c", _CAMPAIGN_WRAPPER, HERE, spec,
+                                     str(nth), "--home", self.home, *args], cwd=HERE, env=env,
+                                    stdin=subprocess.DEVNULL, stdout=fo, stderr=fe)
+        proc.err_path, proc.t0 = err, time.monotonic()
+        return proc
+
+    def finish(self, proc, timeout=60):
+        try:
+            rc = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = proc.wait()
+            self.say(f"    did not end in {timeout} s: killed")
+        with open(proc.err_path, errors="replace") as f:
+            err = f.read()
+        self.say(f"    -> exit {rc} in {time.monotonic() - proc.t0:.2f} s"
+                 + (f" stderr: {err.strip()[-200:]!r}" if err.strip() else ""))
+        if rc == 97 and "campaign: kill point" in err:
+            raise AssertionError(f"{err.strip()}: update CAMPAIGN_KILL_POINTS")
+        return rc, err
+
+    def check(self, what, now, pid, rc, err, clean):
+        facts = _campaign_read(self.dir)
+        self.model["receipts"] = self.camp.webhook.counts(f"t{self.index}")
+        step = {"what": what, "clean": clean, "now": now, "pid": pid, "rc": rc, "stderr": err}
+        for check, detail in _campaign_violations(facts, self.model, step):
+            if (check, detail) not in self.violations:
+                self.violations.append((check, detail))
+                self.say(f"    VIOLATION ({check}) {detail}")
+
+    def clock(self, now):
+        rng = self.rng
+        if rng.random() < 0.15:
+            delta = -rng.choice([0.5, 45, 600, 7200])
+            self.back += 1
+        else:
+            delta = rng.choice([0.52, 3, 30, 60, 61, 60, 300, 3600, 10800])
+            self.forward += 1
+        now = now + timedelta(seconds=delta)
+        if rng.random() < 0.3:
+            now = now.replace(microsecond=rng.randrange(1000000))
+        return now
+
+    def write_store(self, jobs):
+        os.makedirs(self.home, mode=0o700)
+        os.makedirs(os.path.join(self.dir, "user"))
+        shutil.copytree(self.camp.scripts, os.path.join(self.dir, "scripts"))
+        with open(os.path.join(self.home, "jobs.json"), "w") as f:
+            json.dump({"jobs": jobs, "updated_at": jobs[0]["created_at"]}, f)
+        os.chmod(os.path.join(self.home, "jobs.json"), 0o600)
+
+    def step(self, now, args, spec="none", nth=1):
+        what = args[0]
+        marker = os.path.join(self.dir, "killparent")
+        if spec == "child":
+            open(marker, "w").close()
+        proc = self.popen(now, args, spec, nth)
+        rc, err = self.finish(proc)
+        taken = os.path.exists(marker + ".taken")
+        for path in (marker, marker + ".taken"):
+            if os.path.exists(path):
+                os.unlink(path)
+        if rc == -signal.SIGKILL:
+            label = next(l for l, s in CAMPAIGN_KILL_POINTS if s == spec) if spec != "none" \
+                else "?"
+            self.kills[label if (spec != "child" or taken) else "?"] += 1
+        time.sleep(0.02 if rc == -signal.SIGKILL else 0)  # an orphaned script finishes
+        self.check(what, now, proc.pid, rc, err, clean=rc != -signal.SIGKILL)
+        return rc
+
+    def run(self):
+        rng = self.rng
+        created = _CAMPAIGN_T0 + timedelta(minutes=rng.randrange(0, 600),
+                                           microseconds=rng.randrange(1, 1000000))
+        hook = rng.random() < self.camp.delivery_share
+        jobs = []
+        url = f"{self.camp.webhook.url}/t{self.index}"
+        for n in range(rng.randint(0, 1) if hook else rng.randint(1, 3)):
+            jobs.append(_campaign_job(rng, n, created)[0])
+            if not hook and rng.random() < 0.25:
+                jobs[-1]["deliver"] = f"webhook:{url}"
+        if hook:
+            job = {"id": "%012x" % rng.getrandbits(48), "name": "hook", "prompt": "",
+                   "script": "log.sh", "no_agent": True,
+                   "schedule": {"kind": "interval", "minutes": 1, "display": "every 1m"},
+                   "schedule_display": "every 1m", "repeat": {"times": None, "completed": 0},
+                   "enabled": True, "state": "scheduled", "created_at": _cc_iso(created),
+                   "next_run_at": _cc_iso((created + timedelta(minutes=1)).replace(microsecond=0)),
+                   "deliver": f"webhook:{url}"}
+            jobs.append(job)
+        for job in jobs:
+            self.model["repeat"][job["id"]] = job["repeat"]["times"]
+            self.model["kind"][job["id"]] = job["schedule"]["kind"]
+        self.write_store(jobs)
+        self.say(f"trial {self.index} (seed {self.camp.seed}): jobs.json " + json.dumps(
+            [{k: j.get(k) for k in ("id", "schedule", "repeat", "created_at", "next_run_at",
+                                     "deliver")} for j in jobs]))
+        dues = [_cc_parse(j["next_run_at"] or j["schedule"].get("run_at")) for j in jobs]
+        now = (dues[-1] if hook else min(d for d in dues if d)) + timedelta(
+            seconds=rng.choice([0, 0.17, 0.69, 20, 119.5]))
+        if hook:
+            self.delivery_freeze(now)
+            return self
+        occurrence = [j["name"] for j in jobs if j["schedule"]["kind"] in ("cron", "once")
+                      and (j["schedule"]["kind"] == "once" or j["repeat"]["times"] is None)]
+        for i in range(rng.randint(1, 3)):
+            if i:
+                now = self.clock(now)
+            if occurrence and rng.random() < 0.2:
+                args = ["run", rng.choice(occurrence), "--occurrence", "auto"]
+            else:
+                args = ["tick"]
+            if rng.random() < 0.55:
+                # A quarter of the kills after the child started; the rest at a
+                # function this command calls (a tick claims, a run claims its occurrence)
+                spec = "child" if rng.random() < 0.25 else rng.choice(_cc_points(args[0]))
+                self.step(now, args, spec, rng.choice([1, 1, 2]))
+            else:
+                self.step(now, args)
+        self.step(self.clock(now), ["tick"])
+        return self
+
+    def delivery_freeze(self, now):
+        """A webhook run frozen (SIGSTOP) while it delivers, the clock stepped hours
+        ahead and a tick run, then resumed; ends with a clean tick."""
+        rng = self.rng
+        label, spec = rng.choice(CAMPAIGN_STOP_POINTS)
+        trial = f"t{self.index}"
+        stall = None
+        if spec == "post":
+            stall = [threading.Event(), threading.Event(), False]
+            with self.camp.webhook.lock:
+                self.camp.webhook.stall[trial] = stall
+        owner = self.popen(now, ["tick"], "none" if spec == "post" else spec, 1)
+        deadline = time.monotonic() + 20
+        frozen = False
+        while time.monotonic() < deadline and owner.poll() is None:
+            if stall is not None and stall[0].is_set():
+                os.kill(owner.pid, signal.SIGSTOP)
+            st = _cc_proc(owner.pid)
+            if st is not None and st[0] == "T":
+                frozen = True
+                break
+            time.sleep(0.01)
+        if not frozen:  # it never got there: an ordinary clean tick
+            self.say(f"    not frozen ({label}): it ended first")
+            if stall is not None:
+                stall[1].set()
+            rc, err = self.finish(owner)
+            self.check("tick", now, owner.pid, rc, err, clean=True)
+        else:
+            self.stops[label] += 1
+            self.say(f"    SIGSTOP pid {owner.pid} {label}")
+            later = now + timedelta(seconds=rng.choice([3600, 7200, 10800]) + 0.3)
+            self.forward += 1
+            self.step(later, ["tick"])
+            self.say(f"    SIGCONT pid {owner.pid}")
+            os.kill(owner.pid, signal.SIGCONT)
+            if stall is not None:
+                stall[1].set()
+            rc, err = self.finish(owner)
+            self.check("tick", now, owner.pid, rc, err, clean=True)
+            now = later
+        with self.camp.webhook.lock:
+            self.camp.webhook.stall.pop(trial, None)
+        self.step(self.clock(now), ["tick"])
+
+
+class _Campaign:
+    def __init__(self, seed, root, delivery_share=0.15):
+        self.seed, self.root, self.delivery_share = seed, root, delivery_share
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("HERMES_", "TZ")) and k.lower() not in (
+                        "http_proxy", "https_proxy", "all_proxy", "no_proxy")}
+        self.env.pop("PYTHONDONTWRITEBYTECODE", None)
+        self.env.update(TZ="UTC", NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+        self.scripts = os.path.join(root, "template-scripts")
+        os.makedirs(self.scripts)
+        with open(os.path.join(self.scripts, "log.sh"), "w") as f:
+            f.write(_CAMPAIGN_SCRIPT)
+        self.webhook = _CampaignWebhook()
+
+
+def run_model_campaign(seed, trials, root, workers=2, only=None, keep=False, progress=None):
+    """Run the campaign; return its figures and every violation with its trial's log.
+
+    Trials are independent (each its own home and ``random.Random(f"{seed}:{trial}")``),
+    so *workers* threads drive them side by side without changing any trial's choices.
+    """
+    import concurrent.futures
+
+    camp = _Campaign(seed, root)
+    indexes = sorted(only) if only else list(range(1, trials + 1))
+    figures = {"seed": seed, "trials": 0, "children": 0, "kills": collections.Counter(),
+               "stops": collections.Counter(), "clock_forward": 0, "clock_back": 0,
+               "violations": [], "seconds": 0.0}
+    started = time.monotonic()
+
+    def one(index):
+        t = _CampaignTrial(camp, index)
+        t0 = time.monotonic()
+        try:
+            t.run()
+            t.seconds = time.monotonic() - t0
+        finally:
+            if not keep and not t.violations:
+                shutil.rmtree(t.dir, ignore_errors=True)
+        return t
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            for t in pool.map(one, indexes):
+                figures["trials"] += 1
+                figures["children"] += t.children
+                figures.setdefault("slowest", []).append((round(t.seconds, 2), t.index))
+                figures["slowest"] = sorted(figures["slowest"], reverse=True)[:5]
+                figures["kills"].update(t.kills)
+                figures["stops"].update(t.stops)
+                figures["clock_forward"] += t.forward
+                figures["clock_back"] += t.back
+                if only:  # a replay: every step of the trials asked for
+                    figures.setdefault("logs", {})[t.index] = t.log
+                for check, detail in t.violations:
+                    figures["violations"].append({"check": check, "detail": detail,
+                                                  "trial": t.index, "log": t.log})
+                if progress is not None:
+                    progress(figures)
+    finally:
+        camp.webhook.close()
+    figures["seconds"] = round(time.monotonic() - started, 1)
+    return figures
+
+
+def campaign_report(figures, limit=3):
+    """The figures as text, and up to *limit* violations of each check with their logs."""
+    kills = figures["kills"]
+    lines = [f"seed {figures['seed']}: {figures['trials']} trials, {figures['children']} child "
+             f"processes, {sum(kills.values())} SIGKILLs, {sum(figures['stops'].values())} "
+             f"SIGSTOPs, clock steps {figures['clock_forward']} forward / "
+             f"{figures['clock_back']} back, {len(figures['violations'])} violations "
+             f"({figures['seconds']} s)"]
+    by_check = collections.defaultdict(list)
+    for v in figures["violations"]:
+        by_check[v["check"]].append(v)
+    for check, found in sorted(by_check.items()):
+        trials = sorted({v["trial"] for v in found})
+        lines.append(f"\n({check}) {len(found)} violations in trials {trials[:20]}")
+        for v in found[:limit]:
+            lines.append(f"  trial {v['trial']}: {v['detail']}")
+            lines.append(f"  replay: HERMES_CRON_CAMPAIGN_SEED={figures['seed']} "
+                         f"HERMES_CRON_CAMPAIGN_ONLY={v['trial']} python -m pytest -q -m slow "
+                         f"-k randomized_campaign")
+            lines += [f"    {s}" for s in v["log"]]
+    return "\n".join(lines)
+
+
+def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
+    # The checker itself, on files written by hand: a clean home passes, and each
+    # injected violation is named by its check.
+    d = tmp_path / "trial"
+    (d / "cron").mkdir(parents=True)
+    now = datetime(2026, 12, 1, 18, 0, 30, tzinfo=UTC)
+    me = _cc_proc(os.getpid())[1]
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    job = {"id": "a" * 12, "schedule": {"kind": "interval", "minutes": 1},
+           "enabled": True, "state": "scheduled", "next_run_at": "2026-12-01T18:01:00+00:00",
+           "repeat": {"times": 1, "completed": 1}}
+
+    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=()):
+        shutil.rmtree(d / "cron")
+        (d / "cron").mkdir()
+        with sqlite3.connect(str(d / "cron" / "executions.db")) as db:
+            db.execute("CREATE TABLE executions(id TEXT PRIMARY KEY, job_id TEXT, source TEXT, "
+                       "pid INTEGER, process_started_at INTEGER, status TEXT, "
+                       "scheduled_instant TEXT, delivery_outcome TEXT)")
+            db.execute("CREATE TABLE cron_skips(job_id TEXT, scheduled_instant TEXT, "
+                       "reason TEXT, detail TEXT, at TEXT)")
+            db.executemany("INSERT INTO executions VALUES (?,?,?,?,?,?,?,?)", rows)
+            db.executemany("INSERT INTO cron_skips VALUES (?,?,?,'',?)",
+                           [s + (s[1],) for s in skips])
+        db.close()
+        with sqlite3.connect(str(d / "cron" / "deliveries.db")) as db:
+            db.execute("CREATE TABLE deliveries(execution_id TEXT PRIMARY KEY, status TEXT, "
+                       "owner_pid INTEGER, owner_started_at INTEGER)")
+            db.executemany("INSERT INTO deliveries VALUES (?,?,?,?)", deliveries)
+        db.close()
+        (d / "cron" / "jobs.json").write_text(json.dumps({"jobs": list(jobs)}))
+        (d / "ran.log").write_text("".join(f"{j} {e}\n" for j, e in ran))
+        model = {"repeat": {"a" * 12: 1}, "kind": {"a" * 12: "interval"}, "alive": _cc_alive,
+                 "receipts": {}}
+        step = {"what": "tick", "clean": True, "now": now, "pid": dead.pid, "rc": 0,
+                "stderr": ""}
+        return sorted({c for c, _ in _campaign_violations(_campaign_read(str(d)), model, step)})
+
+    a, e1, e2 = "a" * 12, "1" * 32, "2" * 32
+    s1, s1f = "2026-12-01T18:00:00+00:00", "2026-12-01T19:00:00.520769+01:00"
+    ok_row = (e1, a, "builtin", dead.pid, None, "completed", s1, "delivered")
+    assert home(rows=[ok_row], deliveries=[(e1, "delivered", dead.pid, None)],
+                ran=[(a, e1)]) == []
+    assert home(rows=[ok_row, (e2, a, "direct", dead.pid, None, "failed", s1f, None)]) == \
+        ["slot"]
+    assert home(rows=[ok_row, (e2, a, "builtin", dead.pid, None, "unknown",
+                               "2026-12-01T17:59:00+00:00", None)],
+                ran=[(a, e1), (a, e2)]) == ["repeat"]
+    assert home(rows=[(e1, a, "builtin", os.getpid(), me, "unknown", s1, None)]) == \
+        ["unknown-live"]
+    assert home(rows=[(e1, a, "builtin", dead.pid, None, "running", s1, None)]) == ["settle"]
+    assert home(rows=[ok_row[:7] + (None,)], deliveries=[(e1, "pending", dead.pid, None)]) \
+        == ["settle"]
+    assert home(rows=[ok_row], deliveries=[(e1, "unknown", dead.pid, None)]) == ["agree"]
+    assert home(rows=[ok_row[:7] + ("failed",)], deliveries=[(e1, "delivered", dead.pid,
+                                                                None)]) == ["agree"]
+    due = dict(job, next_run_at="2026-12-01T18:00:05.5+00:00")
+    assert home(rows=[ok_row], jobs=[due]) == ["due"]
+    assert home(rows=[ok_row], jobs=[due], skips=[(a, "2026-12-01T18:00:05+00:00", "x")]) == []
+    once = {"id": a, "schedule": {"kind": "once", "run_at": "2026-12-01T18:00:10+00:00"},
+            "next_run_at": None}
+    assert home(rows=[ok_row], jobs=[once]) == ["due"]
+    (d / "cron" / "jobs.json").write_text("{")
+    assert [c for c, _ in _campaign_violations(_campaign_read(str(d)), {
+        "repeat": {}, "kind": {}, "alive": _cc_alive, "receipts": {e1: 2}},
+        {"what": "run", "clean": False, "now": now, "pid": 1, "rc": 1,
+         "stderr": "Traceback (most recent call last):\n"})] == ["agree", "store", "traceback"]
+
+
+@pytest.mark.slow
+def test_randomized_campaign_keeps_every_invariant(tmp_path):
+    seed = int(os.environ.get("HERMES_CRON_CAMPAIGN_SEED")
+               or random.SystemRandom().randrange(1, 10 ** 9))
+    trials = int(os.environ.get("HERMES_CRON_CAMPAIGN_TRIALS") or 1000)
+    only = {int(x) for x in os.environ.get("HERMES_CRON_CAMPAIGN_ONLY", "").split(",") if x}
+    print(f"campaign seed {seed} (HERMES_CRON_CAMPAIGN_SEED={seed} replays it)")
+    figures = run_model_campaign(seed, trials, str(tmp_path), only=only or None)
+    for index, steps in sorted(figures.get("logs", {}).items()):
+        print("\n".join(steps))
+    assert figures["violations"] == [], campaign_report(figures)
 
 
 # ---- meta: the file's shape ----------------------------------------------------------

@@ -9,6 +9,16 @@ Run from the repo root:
     python benchmarks/campaign.py --seed 7 --json  # one JSON object on stdout
     python benchmarks/campaign.py --seed 7 --only tick-kill:3 --keep -v   # one trial again
     python benchmarks/campaign.py --self-test      # the checker sees every injected violation
+    python benchmarks/campaign.py --model 1000 --seed 7   # the suite's model-based campaign
+    python benchmarks/campaign.py --model 1000 --seed 7 --only 12,31   # replay two trials
+
+--model N runs the randomized, model-based campaign of the test suite
+(test_hermes_cron.py, test_randomized_campaign_keeps_every_invariant: random
+stores, a clock stepping forward and back, kills at the kill points of its
+CAMPAIGN_KILL_POINTS table, delivery owners frozen with SIGSTOP across a clock
+step) for N trials and prints its figures as a block for the README's
+reliability section.  It imports the test module, so it needs pytest
+(benchmarks may depend on the test file; the test file never imports from here).
 
 Every step is a real child process (`python -m hermes_cron --home H ...`,
 cwd and PYTHONPATH the repo root, bytecode caching on: PYTHONDONTWRITEBYTECODE
@@ -1147,6 +1157,59 @@ def plan(args):
     return out
 
 
+def model_campaign(args):
+    """The suite's randomized campaign (test_hermes_cron.run_model_campaign), its figures
+    printed as a block for the README."""
+    sys.path.insert(0, REPO_ROOT)
+    import test_hermes_cron as suite
+
+    only = {int(x) for x in args.only.split(",")} if args.only else None
+    root = tempfile.mkdtemp(prefix="hermes-model-campaign-")
+
+    def progress(fig):
+        if args.verbose or fig["trials"] % 100 == 0:
+            log(f"{fig['trials']} trials, {len(fig['violations'])} violations")
+
+    try:
+        fig = suite.run_model_campaign(args.seed, args.model, root, workers=args.workers,
+                                       only=only, keep=args.keep, progress=progress)
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+    checks = collections.Counter(v["check"] for v in fig["violations"])
+    if args.json:
+        print(json.dumps({k: v for k, v in fig.items() if k != "violations"} | {
+            "violations": len(fig["violations"]), "violations_by_check": dict(checks),
+            "python": sys.version.split()[0]}, indent=1, default=str))
+        return 1 if fig["violations"] else 0
+    kills, stops = fig["kills"], fig["stops"]
+    per_trial = fig["seconds"] / max(fig["trials"], 1)
+    print(f"hermes_cron model campaign (test_randomized_campaign_keeps_every_invariant): "
+          f"seed {fig['seed']}, python {sys.version.split()[0]}, {args.workers} workers, "
+          f"{fig['seconds']} s ({per_trial:.2f} s a trial)\n")
+    print("| figure | count |\n|---|---:|")
+    print(f"| trials | {fig['trials']} |")
+    print(f"| child processes | {fig['children']} |")
+    print(f"| SIGKILLs | {sum(kills.values())} |")
+    for label, _ in suite.CAMPAIGN_KILL_POINTS:
+        print(f"| - at {label} | {kills.get(label, 0)} |")
+    if kills.get("?"):
+        print(f"| - elsewhere | {kills['?']} |")
+    print(f"| clock steps forward / back | {fig['clock_forward']} / {fig['clock_back']} |")
+    print(f"| SIGSTOPs of a delivering owner | {sum(stops.values())} |")
+    for label, _ in suite.CAMPAIGN_STOP_POINTS:
+        print(f"| - {label} | {stops.get(label, 0)} |")
+    print(f"| violations | {len(fig['violations'])} |")
+    for check, n in sorted(checks.items()):
+        print(f"| - ({check}) | {n} |")
+    if fig["violations"]:
+        print()
+        print(suite.campaign_report(fig, limit=1))
+    for index, steps in sorted(fig.get("logs", {}).items()):
+        print("\n".join(steps))
+    return 1 if fig["violations"] else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, help=f"trials per SIGKILL scenario (default "
@@ -1159,7 +1222,12 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true", help="log every step")
     ap.add_argument("--self-test", action="store_true",
                     help="inject each violation into a healthy home; the checker must see it")
+    ap.add_argument("--model", type=int, metavar="N",
+                    help="run the test suite's model-based campaign for N trials instead")
+    ap.add_argument("--workers", type=int, default=2, help="--model: trials run side by side")
     args = ap.parse_args(argv)
+    if args.model is not None:
+        return model_campaign(args)
 
     camp = Campaign(args)
     if args.self_test:
