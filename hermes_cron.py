@@ -2325,6 +2325,13 @@ class _JobStore:
             raise self._corrupt(f"'jobs' must be a list, got {type(jobs).__name__}")
         return doc, jobs
 
+    def forget_due(self):
+        """Drop the due summary: the next tick reads the store (and the ledger) in full."""
+        try:
+            os.unlink(os.path.join(self.home, _DUE_FILE))
+        except OSError:
+            pass  # none, or a read-only home: the write that follows says so
+
     def nothing_due(self, now):
         """True if the due summary proves no job needs a tick at *now*.
 
@@ -6494,8 +6501,6 @@ def _scan_and_claim(home, now, report):
         facts = _gather(home, records, now)
         decisions = _plan(records, facts)
         if any(d.action == "fire" for d in decisions):
-            if not reconciled:  # a run that died after its job was updated still counts
-                report["reconciled"] = ledger.reconcile(now)
             room = max(facts.settings["max_parallel"] - ledger.count_active(), 0)
             decisions = _fit_capacity(decisions, records, room, facts)
         due = _apply_decisions(home, doc, jobs, records, decisions, now, report, repaired)
@@ -6518,14 +6523,17 @@ def _idle_scan(home, now, report):
 
 
 def _reconcile(home, records, now, report):
-    """Settle dead owners' rows when a claim or pending slot (or the reap period) asks."""
-    if not (any(j.get("fire_claim") or j.get("pending_slot") for j in records)
-            or _reap_due(home, now)):
-        return False
-    report["reconciled"] = home.ledger.reconcile(now) + home.ledger.settle_unclaimed(
-        {j["fire_claim"].get("execution_id") for j in records
-         if isinstance(j.get("fire_claim"), dict)}, now)
-    return True
+    """Settle dead owners' rows on every full scan (a killed ``run`` can leave a row no
+    claim names); True when a claim, a pending slot or the reap period also asks for
+    the housekeeping (rows no claim names, pending deliveries)."""
+    due = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
+        or _reap_due(home, now)
+    report["reconciled"] = home.ledger.reconcile(now)
+    if due:
+        report["reconciled"] += home.ledger.settle_unclaimed(
+            {j["fire_claim"].get("execution_id") for j in records
+             if isinstance(j.get("fire_claim"), dict)}, now)
+    return due
 
 
 def _heartbeat_epoch(home):
@@ -7601,6 +7609,9 @@ def _run_now(home, ref, occurrence=None):
             ledger.record_skip(job["id"], instant, *stale, now)
             return {"id": None, "job_id": job["id"], "scheduled_instant": instant,
                     "status": "skipped", "reason": stale[0], "detail": stale[1]}, False
+    # A run killed between its row and its claim leaves a row no job names:
+    # the next tick must look at the ledger, not only at the due summary.
+    home.store.forget_due()
     if instant is not None:
         eid, existing = ledger.claim_occurrence(job["id"], instant, source, now)
         if existing is not None:
