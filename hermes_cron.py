@@ -5386,7 +5386,182 @@ def _assemble_prompt(home, job, script_block=""):
     return _Prompt(text, skills or injected, missing, skills)
 
 
-# --- 12.2 Agent runners ------------------------------------------------------
+# --- 12.2 HTTP: one exchange, one retry rule ------------------------------------
+# The chat runner, webhooks and pings all send through _http_exchange: no
+# redirect is ever followed (a key or a payload never goes to another URL),
+# and the whole exchange has one deadline.  Whether a failed message may be
+# sent again is decided in one place, _resendable.
+
+class _HttpFailure(Exception):
+    """An HTTP exchange that got no answer.
+
+    *kind* is ``deadline`` (the total deadline passed; *reason* is its
+    message), ``timeout`` (a connect or read timed out) or ``unreachable``.
+    """
+
+    def __init__(self, kind, reason):
+        super().__init__(str(reason))
+        self.kind, self.reason = kind, reason
+
+    @property
+    def never_connected(self):
+        """True when no byte can have reached the peer (refused, unknown host)."""
+        return self.kind == "unreachable" and _never_connected(self.reason)
+
+
+def _http_exchange(request, seconds, late, read=None):
+    """Send a ``urllib.request.Request`` under a total deadline; return (status, body).
+
+    Every HTTP answer is returned, 2xx or not (a redirect too: it is never
+    followed), with at most *read* bytes of its body.  No answer raises
+    ``_HttpFailure``; *late* is the message of a passed deadline.
+    """
+    import socket
+    import urllib.error
+    import urllib.request
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        with _Deadline(seconds, late) as deadline:
+            try:
+                with _watched_opener(deadline, NoRedirect).open(request, timeout=seconds) as r:
+                    status, body = r.status, r.read() if read is None else r.read(read)
+            except urllib.error.HTTPError as exc:
+                status, body = exc.code, exc.read() if read is None else exc.read(read)
+            deadline.check()  # a body cut short by the deadline is no answer
+        return status, body
+    except _RunFailed as exc:
+        raise _HttpFailure("deadline", str(exc)) from None
+    except (socket.timeout, TimeoutError) as exc:
+        raise _HttpFailure("timeout", exc) from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        kind = "timeout" if isinstance(reason, (socket.timeout, TimeoutError)) else "unreachable"
+        raise _HttpFailure(kind, reason) from None
+
+
+def _resendable(status=None, failure=None, idempotent=False):
+    """The one rule for sending a failed message again (the delivery queue's retry).
+
+    A message that must arrive once (a webhook) goes again only when it was
+    provably not taken: the peer answered 429 or 503, or no connection was
+    ever made (refused, unknown host); after a timeout or a reset it may
+    have arrived, so it is not re-sent.  An idempotent one (a ping: a repeat
+    is one more ping) goes again after any failure but a refusal (a 4xx
+    other than 429).  A chat request is never re-sent: a 429 moves on to the
+    next key or provider instead.
+    """
+    if failure is not None:
+        return idempotent or failure.never_connected
+    if idempotent:
+        return status == 429 or status >= 500
+    return status in (429, 503)
+
+
+class _Deadline:
+    """A total deadline for one network exchange, kept by a watchdog thread.
+
+    A socket timeout bounds each read, not the exchange: a peer that sends a
+    byte every few seconds would hold a send forever.  When *seconds* have
+    passed, every socket given to :meth:`watch` is shut down, which wakes a
+    read or write blocked on it; an exception that then leaves the ``with``
+    block becomes ``_RunFailed(message)``.
+    """
+
+    def __init__(self, seconds, message):
+        import threading
+
+        self.message, self.expired = message, False
+        self._lock = threading.Lock()
+        self._socks = []
+        self._timer = threading.Timer(max(seconds, 0), self._expire)
+        self._timer.daemon = True
+
+    def watch(self, sock):
+        """Put *sock* under the deadline.
+
+        A duplicate is kept: TLS wrapping detaches the original, and the
+        duplicate's descriptor cannot be reused by anyone else meanwhile.
+        """
+        import socket
+
+        dup = sock.dup()
+        with self._lock:
+            self._socks.append(dup)
+            if self.expired:
+                _shut(dup, socket.SHUT_RDWR)
+
+    def _expire(self):
+        import socket
+
+        with self._lock:
+            self.expired = True
+            for sock in self._socks:
+                _shut(sock, socket.SHUT_RDWR)
+
+    def check(self):
+        """Raise ``_RunFailed`` if the deadline has passed."""
+        if self.expired:
+            raise _RunFailed(self.message)
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        self._timer.cancel()
+        with self._lock:
+            for sock in self._socks:
+                sock.close()
+            self._socks.clear()
+        if self.expired and kind is not None and not issubclass(kind, _RunFailed):
+            raise _RunFailed(self.message) from None
+        return False
+
+
+def _shut(sock, how):
+    try:
+        sock.shutdown(how)
+    except OSError:
+        pass  # not connected yet, or already closed by the peer
+
+
+def _watched_opener(deadline, *handlers):
+    """A urllib opener whose HTTP and HTTPS connections are under *deadline*."""
+    import http.client
+    import urllib.request
+
+    class Plain(http.client.HTTPConnection):
+        def connect(self):
+            super().connect()
+            deadline.watch(self.sock)  # the TLS handshake comes after, in TLS.connect
+
+    class TLS(http.client.HTTPSConnection, Plain):
+        pass
+
+    class PlainHandler(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(Plain, req)
+
+    class TLSHandler(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(TLS, req)
+
+    return urllib.request.build_opener(PlainHandler, TLSHandler, *handlers)
+
+
+def _never_connected(reason):
+    """True for errors that prove no byte reached the peer (refused, unknown host)."""
+    import socket
+
+    return isinstance(reason, (ConnectionRefusedError, socket.gaierror))
+
+
+
+# --- 12.3 Agent runners ------------------------------------------------------
 
 class _RunFailed(Exception):
     """A runner's failure, carrying the (already redacted) error text.
@@ -5484,15 +5659,12 @@ def _http_runner(home, job, prompt):
 
 
 def _post_chat(base_url, key, model, prompt, deadline):
-    """POST one chat completion; return (status, body text).  Redirects are refused."""
-    import json
-    import socket
-    import urllib.error
-    import urllib.request
+    """POST one chat completion; return (status, body text).  Redirects are refused.
 
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None  # never carry the key to another URL
+    Never sent again: a 429 moves on to the next key or provider instead.
+    """
+    import json
+    import urllib.request
 
     remaining = deadline - time.monotonic()
     if remaining <= 0:
@@ -5503,27 +5675,19 @@ def _post_chat(base_url, key, model, prompt, deadline):
     data = json.dumps({"model": model, "messages": [{"role": "user", "content": prompt}]})
     request = urllib.request.Request(base_url.rstrip("/") + "/chat/completions",
                                      data=data.encode("utf-8"), headers=headers, method="POST")
-    late = (f"agent request to {_redact_url(base_url)} timed out: no complete answer within "
-            f"{remaining:.0f} s (run_timeout_seconds)")
+    shown = _redact_url(base_url)
+    late = (f"agent request to {shown} timed out: no complete answer within {remaining:.0f} s "
+            f"(run_timeout_seconds)")
     try:
-        with _Deadline(remaining, late) as deadline:
-            try:
-                with _watched_opener(deadline, NoRedirect).open(request,
-                                                                timeout=remaining) as response:
-                    status, body = response.status, response.read()
-            except urllib.error.HTTPError as exc:
-                status, body = exc.code, exc.read()
-            deadline.check()  # a body cut short by the deadline is no answer
-        return status, body.decode("utf-8", "replace")
-    except (socket.timeout, TimeoutError):
-        raise _RunFailed(f"agent request to {_redact_url(base_url)} timed out after "
-                         f"{remaining:.0f} s") from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        if isinstance(reason, (socket.timeout, TimeoutError)):
-            raise _RunFailed(f"agent request to {_redact_url(base_url)} timed out after "
-                             f"{remaining:.0f} s") from None
-        raise _RunFailed(redact(f"agent request to {base_url} failed: {reason}")) from None
+        status, body = _http_exchange(request, remaining, late)
+    except _HttpFailure as exc:
+        if exc.kind == "deadline":
+            raise _RunFailed(late) from None
+        if exc.kind == "timeout":
+            raise _RunFailed(f"agent request to {shown} timed out after {remaining:.0f} s") \
+                from None
+        raise _RunFailed(redact(f"agent request to {base_url} failed: {exc.reason}")) from None
+    return status, body.decode("utf-8", "replace")
 
 
 def _chat_content(name, body):
@@ -5537,7 +5701,7 @@ def _chat_content(name, body):
     return content if isinstance(content, str) else ""
 
 
-# --- 12.3 Delivery targets ---------------------------------------------------
+# --- 12.4 Delivery targets ---------------------------------------------------
 
 _SEND_TIMEOUT = 30
 _STDOUT_LOCK = None
@@ -5648,105 +5812,11 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
         _send_ping(rest.strip(), _SEND_TIMEOUT, eid)
 
 
-class _Deadline:
-    """A total deadline for one network exchange, kept by a watchdog thread.
-
-    A socket timeout bounds each read, not the exchange: a peer that sends a
-    byte every few seconds would hold a send forever.  When *seconds* have
-    passed, every socket given to :meth:`watch` is shut down, which wakes a
-    read or write blocked on it; an exception that then leaves the ``with``
-    block becomes ``_RunFailed(message)``.
-    """
-
-    def __init__(self, seconds, message):
-        import threading
-
-        self.message, self.expired = message, False
-        self._lock = threading.Lock()
-        self._socks = []
-        self._timer = threading.Timer(max(seconds, 0), self._expire)
-        self._timer.daemon = True
-
-    def watch(self, sock):
-        """Put *sock* under the deadline.
-
-        A duplicate is kept: TLS wrapping detaches the original, and the
-        duplicate's descriptor cannot be reused by anyone else meanwhile.
-        """
-        import socket
-
-        dup = sock.dup()
-        with self._lock:
-            self._socks.append(dup)
-            if self.expired:
-                _shut(dup, socket.SHUT_RDWR)
-
-    def _expire(self):
-        import socket
-
-        with self._lock:
-            self.expired = True
-            for sock in self._socks:
-                _shut(sock, socket.SHUT_RDWR)
-
-    def check(self):
-        """Raise ``_RunFailed`` if the deadline has passed."""
-        if self.expired:
-            raise _RunFailed(self.message)
-
-    def __enter__(self):
-        self._timer.start()
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        self._timer.cancel()
-        with self._lock:
-            for sock in self._socks:
-                sock.close()
-            self._socks.clear()
-        if self.expired and kind is not None and not issubclass(kind, _RunFailed):
-            raise _RunFailed(self.message) from None
-        return False
-
-
-def _shut(sock, how):
-    try:
-        sock.shutdown(how)
-    except OSError:
-        pass  # not connected yet, or already closed by the peer
-
-
-def _watched_opener(deadline, *handlers):
-    """A urllib opener whose HTTP and HTTPS connections are under *deadline*."""
-    import http.client
-    import urllib.request
-
-    class Plain(http.client.HTTPConnection):
-        def connect(self):
-            super().connect()
-            deadline.watch(self.sock)  # the TLS handshake comes after, in TLS.connect
-
-    class TLS(http.client.HTTPSConnection, Plain):
-        pass
-
-    class PlainHandler(urllib.request.HTTPHandler):
-        def http_open(self, req):
-            return self.do_open(Plain, req)
-
-    class TLSHandler(urllib.request.HTTPSHandler):
-        def https_open(self, req):
-            return self.do_open(TLS, req)
-
-    return urllib.request.build_opener(PlainHandler, TLSHandler, *handlers)
-
-
 def _send_webhook(home, job, eid, instant, content, for_failure, url):
     """POST the result as compact JSON; 2xx is delivered; no redirects are followed."""
     import hashlib
     import hmac
     import json
-    import socket
-    import urllib.error
     import urllib.request
 
     body = json.dumps({"job_id": job["id"], "job_name": job.get("name"), "execution_id": eid,
@@ -5765,31 +5835,23 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
         digest = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
         headers["X-Hermes-Signature"] = f"sha256={digest}"
 
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-    late = (f"timed out: no complete answer from {_redact_url(url)} within {_SEND_TIMEOUT:g} s "
-            f"(deadline)")
+    shown = _redact_url(url)
+    late = f"timed out: no complete answer from {shown} within {_SEND_TIMEOUT:g} s (deadline)"
     try:
-        with _Deadline(_SEND_TIMEOUT, late) as deadline:
-            try:
-                with _watched_opener(deadline, NoRedirect).open(request,
-                                                                timeout=_SEND_TIMEOUT) as r:
-                    r.read(1024)
-            except urllib.error.HTTPError as exc:
-                excerpt = _one_line(exc.read(300).decode("utf-8", "replace"), 200)
-                # 429 and 503 say the message was not taken: it may be sent again.
-                raise _RunFailed(redact(f"HTTP {exc.code} from {_redact_url(url)}: "
-                                        f"{excerpt}"), unsent=exc.code in (429, 503)) from None
-    except (socket.timeout, TimeoutError):
-        raise _RunFailed(f"timed out after {_SEND_TIMEOUT} s posting to {_redact_url(url)}") \
-            from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise _RunFailed(redact(f"cannot reach {_redact_url(url)}: {reason}"),
-                         unsent=_never_connected(reason)) from None
+        status, answer = _http_exchange(request, _SEND_TIMEOUT, late, read=1024)
+    except _HttpFailure as exc:
+        unsent = _resendable(failure=exc)
+        if exc.kind == "deadline":
+            raise _RunFailed(late, unsent=unsent) from None
+        if exc.kind == "timeout":
+            raise _RunFailed(f"timed out after {_SEND_TIMEOUT} s posting to {shown}",
+                             unsent=unsent) from None
+        raise _RunFailed(redact(f"cannot reach {shown}: {exc.reason}"), unsent=unsent) from None
+    if not 200 <= status < 300:
+        excerpt = _one_line(answer[:300].decode("utf-8", "replace"), 200)
+        raise _RunFailed(redact(f"HTTP {status} from {shown}: {excerpt}"),
+                         unsent=_resendable(status=status))
 
 
 def _send_email(home, job, eid, content, for_failure, address):
@@ -5834,13 +5896,6 @@ def _send_email(home, job, eid, content, for_failure, address):
             isinstance(code, int) and 400 <= code < 500)  # 4xx: try again later
         raise _RunFailed(redact(f"SMTP to {smtp['host']} failed: {exc}"), unsent=unsent) \
             from None
-
-
-def _never_connected(reason):
-    """True for errors that prove no byte reached the peer (refused, unknown host)."""
-    import socket
-
-    return isinstance(reason, (ConnectionRefusedError, socket.gaierror))
 
 
 def _deliver(home, job, eid, instant, content, for_failure, now):
@@ -5905,7 +5960,7 @@ def _drain(home, now):
         queue.prune()
 
 
-# --- 12.4 One run ------------------------------------------------------------
+# --- 12.5 One run ------------------------------------------------------------
 
 
 def _execute(home, job, eid, runs):
@@ -6127,7 +6182,7 @@ def _safe_zone(home, job):
         return _UTC
 
 
-# --- 12.5 Dead man's switch pings --------------------------------------------
+# --- 12.6 Dead man's switch pings --------------------------------------------
 
 _PING_START_TIMEOUT = 10
 
@@ -6139,32 +6194,20 @@ def _send_ping(url, timeout, key):
     more ping), so every failure but a refusal (a 4xx other than 429) is
     marked ``unsent``: the delivery queue sends it again later.
     """
-    import urllib.error
     import urllib.request
-
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
 
     request = urllib.request.Request(url, method="GET", headers={
         "User-Agent": f"hermes_cron/{__version__}", "Idempotency-Key": key})
     shown = _redact_url(url)
-    deadline = _Deadline(timeout, f"timed out: no complete answer from {shown} within "
-                                  f"{timeout:g} s (deadline)")
+    late = f"timed out: no complete answer from {shown} within {timeout:g} s (deadline)"
     try:
-        with deadline:
-            try:
-                with _watched_opener(deadline, NoRedirect).open(request, timeout=timeout) as r:
-                    r.read(1024)
-            except urllib.error.HTTPError as exc:
-                raise _RunFailed(f"HTTP {exc.code} from {shown}",
-                                 unsent=exc.code == 429 or exc.code >= 500) from None
-    except _RunFailed as exc:
-        exc.unsent = exc.unsent or deadline.expired
-        raise
-    except (urllib.error.URLError, OSError) as exc:  # socket timeouts included
-        reason = getattr(exc, "reason", exc)
-        raise _RunFailed(redact(f"cannot reach {shown}: {reason}"), unsent=True) from None
+        status, _ = _http_exchange(request, timeout, late, read=1024)
+    except _HttpFailure as exc:
+        message = late if exc.kind == "deadline" else redact(f"cannot reach {shown}: {exc.reason}")
+        raise _RunFailed(message, unsent=_resendable(failure=exc, idempotent=True)) from None
+    if not 200 <= status < 300:
+        raise _RunFailed(f"HTTP {status} from {shown}",
+                         unsent=_resendable(status=status, idempotent=True))
 
 
 def _ping_snapshot(job, targets):
@@ -6800,12 +6843,13 @@ class _Deciding:
         """True if the ledger holds the occurrence *slot*, or the record proves it ran.
 
         A slot at or before the job's ``last_run_at`` is never fired again,
-        even when the ledger lost its rows (a zeroed executions.db).
+        even when the ledger lost its rows (a zeroed executions.db); a last
+        run later than now says the clock was ahead then, not that it ran.
         """
         if (self.job.get("id"), _instant(slot)) in self.facts.taken:
             return True
         last = _parse_stored(self.job.get("last_run_at"))
-        return last is not None and slot <= last
+        return last is not None and slot <= last <= self.facts.now
 
 
 def _decide(index, job, facts):
@@ -7714,7 +7758,7 @@ def _stale_occurrence(home, job, instant, now):
     created = _parse_stored(job.get("created_at"))
     schedule = _checked_schedule(job.get("schedule"), job)
     last = _parse_stored(job.get("last_run_at"))
-    if last is not None and slot <= last:
+    if last is not None and slot <= last <= now:
         # The ledger holds no row for it (else that row answered), but the job
         # ran after it: the history was lost, not the run.
         return ("occurrence_already_run",
@@ -10274,6 +10318,12 @@ class _TickLog:
     def __call__(self, event, value):
         if event == "scanned":
             report, claims = value
+            self._settled(report.get("reconciled") or ())
+            for job_id, last in report.get("lost") or ():
+                self.say("lost", f"{job_id} executions.db has no row for its last run "
+                                 f"({last or 'its claim'}): the ledger lost its history; slots "
+                                 f"at or before it are not fired again (see 'doctor')",
+                         job_id=job_id, last_run_at=last)
             for skip in report["skipped"]:
                 self.say("skipped", f"{skip['job_id']} skipped {skip['reason']} "
                                     f"{skip['scheduled_instant'] or '-'}: {skip['detail']}",
@@ -10320,12 +10370,6 @@ class _TickLog:
             self.say("busy", "tick busy: another tick holds .tick.lock; nothing to do")
         if "dispatched" not in report or report["busy"]:
             return
-        self._settled(report.get("reconciled") or ())
-        for job_id, last in report.get("lost") or ():
-            self.say("lost", f"{job_id} executions.db has no row for its last run "
-                             f"({last or 'its claim'}): the ledger lost its history; slots at "
-                             f"or before it are not fired again (see 'doctor')",
-                     job_id=job_id, last_run_at=last)
         if report["dispatched"] or report["skipped"] or report.get("reconciled") \
                 or report.get("lost"):
             self._idle_said = None

@@ -6033,6 +6033,39 @@ def test_rn_no_runner_at_all_is_blocked_config(_rn_home):
 # ---- 12.3 delivery targets, the queue, crash safety around the send ------------------
 
 
+# One retry rule for every HTTP sender: (answer, idempotent) -> may it be sent again.
+RESENDABLE = [
+    ({"status": 429}, False, True), ({"status": 503}, False, True),
+    ({"status": 500}, False, False), ({"status": 404}, False, False),
+    ({"status": 302}, False, False),
+    ({"failure": ("unreachable", ConnectionRefusedError())}, False, True),
+    ({"failure": ("unreachable", socket.gaierror())}, False, True),
+    ({"failure": ("unreachable", ConnectionResetError())}, False, False),
+    ({"failure": ("timeout", TimeoutError())}, False, False),
+    ({"failure": ("deadline", "late")}, False, False),
+    ({"status": 429}, True, True), ({"status": 500}, True, True),
+    ({"status": 404}, True, False), ({"status": 302}, True, False),
+    ({"failure": ("timeout", TimeoutError())}, True, True),
+    ({"failure": ("deadline", "late")}, True, True),
+]
+
+
+@pytest.mark.parametrize("answer, idempotent, expected", RESENDABLE)
+def test_http_senders_share_one_retry_rule(answer, idempotent, expected):
+    failure = hc._HttpFailure(*answer["failure"]) if "failure" in answer else None
+    assert hc._resendable(status=answer.get("status"), failure=failure,
+                          idempotent=idempotent) is expected
+
+
+def test_http_senders_go_through_one_exchange():
+    # Webhook, ping and chat requests: one helper, one no-redirect rule.
+    tree = ast.parse(SOURCE)
+    users = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+             for c in ast.walk(n) if isinstance(c, ast.Name) and c.id == "_http_exchange"}
+    assert users == {"_post_chat", "_send_webhook", "_send_ping"}
+    assert SOURCE.count("HTTPRedirectHandler") == 1
+
+
 _dl_UTC = timezone.utc
 
 
@@ -7527,6 +7560,22 @@ def _stamped(now, *lines):
     return "".join(f"{stamp} {line}\n" for line in lines)
 
 
+
+def _quiet(home, now):
+    """What a tick at *now* that fires nothing prints: one line per run it settled
+    ``unknown`` (those rows finished at its time), else ``no jobs due``."""
+    path = os.path.join(home, "executions.db")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT job_id, id, error FROM executions WHERE status='unknown' "
+                            "AND finished_at=? ORDER BY rowid",
+                            (hc.parse_iso(now).astimezone(timezone.utc).isoformat(),)).fetchall()
+    finally:
+        conn.close()
+    lines = [f"{job_id} {eid} unknown: {hc._error_summary(error)}" for job_id, eid, error in rows]
+    return _stamped(now, *(lines or ["no jobs due"]))
+
+
 def _fired(now, job_id, eid, outcome="completed", kind="on_time", name="j"):
     """tick's two lines for one run: its start and its end (``silent``: empty output)."""
     return _stamped(now, f"{job_id} {eid} running {kind}",
@@ -7708,7 +7757,7 @@ def test_crash_tick_killed_mid_run_marks_unknown_and_never_reruns(tmp_path, env,
         # not run again.
         r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
         assert (r.returncode, r.stdout, r.stderr) == (
-            0, _stamped("2026-03-06T12:06:00+00:00", "no jobs due"), "")
+            0, _quiet(home, "2026-03-06T12:06:00+00:00"), "")
         rows = _crash_rows(home)
         final = "completed" if left == "completed" else "unknown"
         assert [r[:3] for r in rows] == [(_CRASH_SLOT, final, "builtin")]
@@ -7765,8 +7814,11 @@ def test_crash_dead_row_is_settled_by_the_next_minutely_tick(tmp_path, env, wher
             ("2026-03-06T12:01:00+00:00", "completed"),
             ("2026-03-06T12:02:00+00:00", "completed" if left == "completed" else "unknown"),
             ("2026-03-06T12:03:00+00:00", "completed")]
+        settled = "" if left == "completed" else _stamped(
+            "2026-03-06T12:03:00+00:00", f"{job_id} {rows[1][4]} unknown: "
+                                         f"{hc._error_summary(rows[1][3])}")
         assert (r.returncode, r.stdout) == (
-            0, _fired("2026-03-06T12:03:00+00:00", job_id, rows[2][4], "silent"))
+            0, settled + _fired("2026-03-06T12:03:00+00:00", job_id, rows[2][4], "silent"))
     finally:
         for pid in script_pids:
             _crash_kill_group(pid)
@@ -7780,7 +7832,7 @@ def test_a_failed_external_run_is_never_fired_again_by_the_tick(tmp_path, env):
     assert [row[:3] for row in _crash_rows(home)] == [(_CRASH_SLOT, "failed", "external")]
     r = _crash_cli(env, home, "2026-03-06T12:05:30+00:00", "tick")
     assert (r.returncode, r.stdout, r.stderr) == (
-        0, _stamped("2026-03-06T12:05:30+00:00", "no jobs due"), "")
+        0, _quiet(home, "2026-03-06T12:05:30+00:00"), "")
     assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "failed")]
     assert _crash_runs(tmp_path) == 1
     assert _crash_jobs(home)[0]["next_run_at"] == _CRASH_NEXT
@@ -7802,7 +7854,7 @@ def test_a_killed_external_run_is_never_fired_again_by_the_tick(tmp_path, env):
             _crash_kill_group(pid)
         r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
         assert (r.returncode, r.stdout, r.stderr) == (
-            0, _stamped("2026-03-06T12:06:00+00:00", "no jobs due"), "")
+            0, _quiet(home, "2026-03-06T12:06:00+00:00"), "")
         assert [row[:3] for row in _crash_rows(home)] == [(_CRASH_SLOT, "unknown", "external")]
         assert _crash_runs(tmp_path) == 1
     finally:
@@ -8281,7 +8333,7 @@ def test_crash_around_an_external_run_never_fires_its_slot_again(tmp_path, env, 
     # The tick inside the slot's grace: the dead run is settled, the slot is taken.
     r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
     assert (r.returncode, r.stdout, r.stderr) == (
-        0, _stamped("2026-03-06T12:06:00+00:00", "no jobs due"), "")
+        0, _quiet(home, "2026-03-06T12:06:00+00:00"), "")
     final = "completed" if left == "completed" else "unknown"
     assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, final)]
     job = _crash_jobs(home)[0]
@@ -8437,7 +8489,7 @@ def test_crash_mid_batch_leaves_every_run_accounted_and_no_slot_fired_twice(tmp_
     assert len(statuses) == 3 and statuses.count("completed") >= 2
     r = _crash_cli(env, home, "2026-03-06T12:06:00+00:00", "tick")
     assert (r.returncode, r.stdout, r.stderr) == (
-        0, _stamped("2026-03-06T12:06:00+00:00", "no jobs due"), "")
+        0, _quiet(home, "2026-03-06T12:06:00+00:00"), "")
     rows = _crash_rows(home)
     assert sorted(row[0] for row in rows) == [_CRASH_SLOT] * 3  # nothing fired twice
     by_status = {row[4]: row[1] for row in rows}
@@ -8523,7 +8575,7 @@ def test_crash_between_advance_and_claim_restores_the_slot_once(tmp_path, env):
     assert job["next_run_at"] == _CRASH_NEXT
 
     r = _crash_cli(env, home, "2026-03-06T12:07:00+00:00", "tick")
-    assert (r.returncode, r.stdout) == (0, _stamped("2026-03-06T12:07:00+00:00", "no jobs due"))
+    assert (r.returncode, r.stdout) == (0, _quiet(home, "2026-03-06T12:07:00+00:00"))
     assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "completed")]
     assert _crash_runs(tmp_path) == 1
 
@@ -8536,7 +8588,7 @@ def test_crash_two_ticks_at_the_same_instant_fire_once(tmp_path, env):
     rows = _crash_rows(home)
     assert [row[:2] for row in rows] == [(_CRASH_SLOT, "completed")]
     assert (first.returncode, first.stdout) == (0, _fired(_CRASH_SLOT, job_id, rows[0][4]))
-    assert (second.returncode, second.stdout) == (0, _stamped(_CRASH_SLOT, "no jobs due"))
+    assert (second.returncode, second.stdout) == (0, _quiet(home, _CRASH_SLOT))
     assert _crash_runs(tmp_path) == 1
 
 
@@ -8551,7 +8603,7 @@ def test_crash_eight_concurrent_ticks_fire_the_slot_once(tmp_path, env):
     outs = sorted(out for _, out, _ in results)
     fired = _fired(_CRASH_SLOT, job_id, rows[0][4])
     assert outs.count(fired) == 1
-    assert set(outs) - {fired} <= {_stamped(_CRASH_SLOT, "no jobs due"), _stamped(
+    assert set(outs) - {fired} <= {_quiet(home, _CRASH_SLOT), _stamped(
         _CRASH_SLOT, "tick busy: another tick holds .tick.lock; nothing to do")}
     assert _crash_runs(tmp_path) == 1
 
@@ -8575,7 +8627,7 @@ def test_crash_run_occurrence_twice_runs_once(tmp_path, env, first, again):
                f"(completed); nothing to do\n", "")
     # The builtin tick sees the completed occurrence and moves on without running it.
     r = _crash_cli(env, home, now, "tick")
-    assert (r.returncode, r.stdout) == (0, _stamped(now, "no jobs due"))
+    assert (r.returncode, r.stdout) == (0, _quiet(home, now))
     assert [row[4] for row in _crash_rows(home)] == [eid]
     assert _crash_jobs(home)[0]["next_run_at"] == _CRASH_NEXT
     assert _crash_runs(tmp_path) == 1
