@@ -7851,6 +7851,14 @@ def _daemon(home, stop, drain, on_report=None):
             signal.signal(sig, on_signal)
     say = on_report or (lambda report: None)
     say({"stage": "start"})
+    threads = _daemon_loop(home, stop, say)
+    say({"stage": "stopping", "signal": received, "running": len(threads), "drain": drain})
+    _drain_runs(home, threads, drain, grace, say)
+    say({"stage": "stopped"})
+
+
+def _daemon_loop(home, stop, say):
+    """Tick on every minute boundary until *stop*; return the run threads still alive."""
     threads = []
     while not stop.is_set():
         try:
@@ -7865,8 +7873,13 @@ def _daemon(home, stop, drain, on_report=None):
             except Exception as exc:  # the next tick reports it again; the loop goes on
                 say({"error": redact(f"{type(exc).__name__}: {exc}")})
         stop.wait(60 - time.time() % 60)  # wake on the minute boundary
-    threads = [t for t in threads if t.is_alive()]
-    say({"stage": "stopping", "signal": received, "running": len(threads), "drain": drain})
+    return [t for t in threads if t.is_alive()]
+
+
+def _drain_runs(home, threads, drain, grace, say):
+    """Wait up to *drain* s for the runs in flight, then stop what is left."""
+    import threading
+
     deadline = time.monotonic() + drain
     for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
@@ -7885,7 +7898,6 @@ def _daemon(home, stop, drain, on_report=None):
     if not stopper.is_alive():
         home.runs.stopping = None  # all stopped: the caller may run this home's jobs again
     _after_runs(home)
-    say({"stage": "stopped"})
 
 
 # --- 13.3 Observability: status counts, one job in full, metrics -------------

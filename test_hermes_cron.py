@@ -9063,32 +9063,48 @@ def test_plan_a_record_that_cannot_be_evaluated_is_paused_and_the_rest_go_on():
 
 
 def test_tick_functions_stay_simple():
-    # No function of the tick's plan or apply step branches more than 15 ways
-    # (cyclomatic complexity as radon counts it: 1 + each if/for/while/except/
-    # boolean operator/comprehension condition).
+    # No function of the tick branches more than 15 ways: cyclomatic
+    # complexity counted as radon counts it (radon.visitors.ComplexityVisitor:
+    # 1, +1 per if/elif, conditional expression, loop (+1 for its else),
+    # except handler (+1 for a try's else), assert, comprehension clause, and
+    # per extra boolean operand; nested functions are scored on their own).
     tree = ast.parse(SOURCE)
-    names = {"_scan_and_claim", "_gather", "_claim_verdict", "_plan", "_decide",
-             "_decide_claim", "_overlap", "_restore_pending", "_decide_due", "_runnable",
-             "_decide_once", "_decide_recurring", "_catch_up", "_from_the_future",
-             "_fit_capacity", "_apply_decisions", "_settle", "_advance", "_retire_job", "_tick"}
+    names = {"_scan_and_claim", "_idle_scan", "_reconcile", "_gather", "_claim_verdict",
+             "_claim_owner", "_plan", "_decide", "_decide_claim", "_overlap",
+             "_restore_pending", "_decide_due", "_repair_next_run", "_runnable",
+             "_decide_once", "_decide_recurring", "_catch_up", "_from_the_future", "_retire",
+             "_fit_capacity", "_apply_decisions", "_apply_one", "_claim_fires", "_settle",
+             "_skip", "_auto_pause", "_retire_job", "_advance", "_tick", "_start_runs",
+             "_run_claim", "_run_claimed", "_report_run", "_apply_result", "_apply_batch",
+             "_run_now", "_daemon", "_daemon_loop", "_drain_runs"}
 
-    def complexity(fn):
-        n = 1
-        for node in ast.walk(fn):
-            if isinstance(node, (ast.If, ast.For, ast.While, ast.ExceptHandler, ast.IfExp,
-                                 ast.AsyncFor, ast.With, ast.Assert)):
-                n += isinstance(node, (ast.If, ast.For, ast.While, ast.ExceptHandler,
-                                       ast.IfExp, ast.AsyncFor, ast.Assert))
-            elif isinstance(node, ast.BoolOp):
-                n += len(node.values) - 1
-            elif isinstance(node, ast.comprehension):
-                n += 1 + len(node.ifs)
+    def complexity(node):
+        n = 0
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                  ast.Lambda)):
+                continue  # scored on its own
+            if isinstance(child, ast.Assert):
+                n += 1
+                continue  # radon does not look inside an assert
+            if isinstance(child, (ast.If, ast.IfExp)):
+                n += 1
+            elif isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
+                n += 1 + bool(child.orelse)
+            elif isinstance(child, ast.Try):
+                n += len(child.handlers) + bool(child.orelse)
+            elif isinstance(child, ast.BoolOp):
+                n += len(child.values) - 1
+            elif isinstance(child, ast.comprehension):
+                n += 1 + len(child.ifs)
+            n += complexity(child)
         return n
 
-    found = {n.name: complexity(n) for n in tree.body if isinstance(n, ast.FunctionDef)
+    found = {n.name: 1 + complexity(n) for n in tree.body if isinstance(n, ast.FunctionDef)
              and n.name in names}
     assert set(found) == names
     assert {k: v for k, v in found.items() if v > 15} == {}
+    assert found["_claim_verdict"] == 15  # radon 6.0.1 says so too: the counting is radon's
 
 
 # Issue 21's edges, each reproduced before its fix.  Wording the issue left open:
