@@ -37,18 +37,26 @@ The home is ``--home DIR``, else ``$HERMES_CRON_HOME``, else
 ``$HERMES_HOME/cron``, else ``~/.hermes/cron``.  It is created with mode 0700
 on the first write, never by a command that only reads.
 
-Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline):
+Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline).  The
+core comes first (1-19: time, cron, schedules, jobs, stores, running, the
+tick), the extras after it (20-28), and no section calls one below it:
 
-     1. Imports                    10. Redaction and prompt scanning
-     2. Constants                  11. SQLite stores
-     3. Exceptions                 12. Running a job
-     4. Time, zones and files      13. Tick
-     5. Cron expressions           14. Reports
-     6. Schedules                  15. Export
-     7. Configuration              16. Cron home
-     8. Jobs                       17. Command line
-     9. Job store
+     1. Imports                               15. Agents and deliveries
+     2. Constants                             16. One run
+     3. Exceptions                            17. The plan
+     4. Time, zones and files                 18. Claims and runs
+     5. Cron expressions                      19. Tick
+     6. Schedules                             20. Observability
+     7. Configuration                         21. Reports
+     8. Jobs                                  22. Export
+     9. Job store                             23. Changing jobs
+    10. Redaction rules                       24. Status site pages
+    11. Redaction                             25. Cron home
+    12. The ledger                            26. Command line
+    13. Incidents, notepad and deliveries     27. Commands that fire and read
+    14. Running a job                         28. Files, serve and main
 """
+
 
 # =============================================================================
 # 1. Imports
@@ -83,6 +91,7 @@ __all__ = [
     "parse_schedule",
     "redact",
 ]
+
 
 # =============================================================================
 # 2. Constants
@@ -166,12 +175,12 @@ _CONFIG_SUBKEYS = {
     "smtp": ("host", "port", "starttls", "user", "password_env", "from"),
 }
 
+
 # =============================================================================
 # 3. Exceptions
 #    One base class; each subclass also derives from the matching builtin and
 #    knows the command-line exit code it maps to.
 # =============================================================================
-
 
 class HermesCronError(Exception):
     """Base class of every error hermes_cron raises on purpose.
@@ -322,7 +331,6 @@ def _printable(text, newlines=False):
 # 4. Time, zones and files
 #    The only places that read the clock, resolve zones or write files.
 # =============================================================================
-
 
 def _system_clock():
     """Return the current instant as an aware UTC datetime."""
@@ -1723,7 +1731,6 @@ def _env_seconds(environ, name, default):
 #    Validation and construction of job records; no I/O beyond stat checks.
 # =============================================================================
 
-
 def _job_zone(job, settings, environ):
     """Return the zone a job's schedule runs in: job tz > config > environment > system."""
     name = job.get("tz") if isinstance(job, dict) else None
@@ -2260,7 +2267,6 @@ def _ping_urls(job):
 #    .jobs.lock with an atomic replace.
 # =============================================================================
 
-
 class _JobStore:
     """The ``jobs.json`` file of one home."""
 
@@ -2522,12 +2528,10 @@ def _make_home(home):
 
 
 # =============================================================================
-# 10. Redaction and prompt scanning
-#     Pure text safety: secrets masked before text reaches disk, and prompts
-#     scanned for injection before they reach an agent.
+# 10. Redaction rules
+#    The credential shapes redaction knows, as data: named vendor rules,
+#    structural families, and the words that mark a value as a secret.
 # =============================================================================
-
-# --- 10.1 Redaction ----------------------------------------------------------
 
 # (name, prefixes, body): a vendor credential is one of the prefixes then the
 # body, standing alone (no token character right before or after).  Facts
@@ -2790,6 +2794,12 @@ _KNOWN_MIN = 8  # shorter configured values ("1", "true") are not masked everywh
 _KEYWORD_REACH = 4400
 _REDACTOR = None
 
+
+# =============================================================================
+# 11. Redaction
+#    Masks every known credential shape and configured secret in linear
+#    passes; the prompt scanner's rules follow it.
+# =============================================================================
 
 def _hint(prefix):
     """The part of a vendor prefix kept in the masked form: at most 7 characters.
@@ -3358,7 +3368,7 @@ def redact(text):
     return _redactor().redact(text)
 
 
-# --- 10.2 Prompt scanning ----------------------------------------------------
+# --- 11.1 Prompt scanning ----------------------------------------------------
 
 _INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
               "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
@@ -3460,10 +3470,9 @@ def _check_allow_scan(rules):
 
 
 # =============================================================================
-# 11. SQLite stores
-#     executions.db (runs, incidents, skips), notepad.db and deliveries.db;
-#     every transition a compare-and-set on status and owner.  The only
-#     section that touches SQLite.
+# 12. The ledger
+#    executions.db: one row per fire, every transition a compare-and-set;
+#    process identity, skips, pruning and the SQLite plumbing.
 # =============================================================================
 
 _LEDGER_FILE = "executions.db"
@@ -4182,7 +4191,72 @@ def _instant(value):
     return _iso_exact(dt.astimezone(_UTC)) if dt is not None else None
 
 
-# --- 11.2 Incidents ----------------------------------------------------------
+# --- 12.1 Running totals for the metrics -------------------------------------
+
+# Triggers keep the totals in cron_meta, in the transaction of the transition
+# itself: pruning rows never lowers a total, a crash never counts one twice, and
+# every code path that finishes a row or records a skip is counted.  A skip the
+# unique index ignores is no insert, so it is not counted either.
+_LEDGER_COUNTERS = (
+    """CREATE TRIGGER IF NOT EXISTS cron_count_executions AFTER UPDATE OF status ON executions
+    WHEN OLD.status IN ('claimed','running') AND NEW.status IN ('completed','failed','unknown')
+    BEGIN
+        INSERT OR IGNORE INTO cron_meta VALUES ('executions_total:' || NEW.status, '0');
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'executions_total:' || NEW.status;
+        INSERT OR REPLACE INTO cron_meta SELECT 'last_success:' || NEW.job_id, NEW.finished_at
+            WHERE NEW.status = 'completed';
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS cron_count_skips AFTER INSERT ON cron_skips
+    BEGIN
+        INSERT OR IGNORE INTO cron_meta VALUES ('skips_total:' || NEW.reason, '0');
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'skips_total:' || NEW.reason;
+    END""",
+)
+
+
+def _ledger_totals(ledger):
+    """The running totals: ``{"executions": {status: n}, "skips": {reason: n},
+    "last_success": {job_id: finished_at}}`` (reads only)."""
+    totals = {"executions": {}, "skips": {}, "last_success": {}}
+    for row in ledger.select("SELECT key, value FROM cron_meta WHERE key LIKE "
+                            "'executions_total:%' OR key LIKE 'skips_total:%' OR key LIKE "
+                            "'last_success:%'"):
+        kind, _, label = row["key"].partition(":")
+        if kind == "last_success":
+            totals["last_success"][label] = row["value"]
+        else:
+            totals[kind.split("_")[0]][label] = int(row["value"])
+    return totals
+
+
+def _latest_durations(ledger):
+    """Each job's latest finished run: ``{job_id: (status, seconds)}`` (reads only)."""
+    # SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
+    rows = ledger.select("SELECT job_id, status, started_at, finished_at, "
+                        "max(julianday(claimed_at)) FROM executions WHERE finished_at IS NOT "
+                        "NULL AND started_at IS NOT NULL GROUP BY job_id")
+    out = {}
+    for row in rows:
+        started, finished = _parse_stored(row["started_at"]), _parse_stored(row["finished_at"])
+        if started is not None and finished is not None:
+            out[row["job_id"]] = (row["status"], (finished - started).total_seconds())
+    return out
+
+
+def _recent_skips(ledger, since):
+    """Skips recorded since *since*, by reason: ``{reason: n}`` (reads only)."""
+    return {r["reason"]: r["n"] for r in ledger.select(
+        "SELECT reason, count(*) AS n FROM cron_skips WHERE julianday(at) >= julianday(?) "
+        "GROUP BY reason", (_iso(since),))}
+
+
+# =============================================================================
+# 13. Incidents, notepad and deliveries
+#    The other SQLite stores: deduplicated incidents, each job's notepad,
+#    the crash-safe delivery queue and the running totals.
+# =============================================================================
 
 _INCIDENT_ERROR_CAP = 500
 _INCIDENT_STATES = ("detected", "alerted", "resolved", "closed")
@@ -4349,7 +4423,7 @@ class _Incidents:
         return last is not None and (now - last).total_seconds() < hours * 3600
 
 
-# --- 11.3 Notepad ------------------------------------------------------------
+# --- 13.1 Notepad ------------------------------------------------------------
 
 _NOTEPAD_FILE = "notepad.db"
 _NOTE_KEY_CHARS = 128
@@ -4479,7 +4553,7 @@ def _check_note_key(key):
     return key
 
 
-# --- 11.4 Delivery queue -----------------------------------------------------
+# --- 13.2 Delivery queue -----------------------------------------------------
 
 _DELIVERIES_FILE = "deliveries.db"
 _MAX_TERMINAL_DELIVERIES = 1000
@@ -4790,71 +4864,10 @@ class _Deliveries:
                              (_MAX_TOMBSTONES,))
 
 
-# --- 11.5 Running totals for the metrics -------------------------------------
-
-# Triggers keep the totals in cron_meta, in the transaction of the transition
-# itself: pruning rows never lowers a total, a crash never counts one twice, and
-# every code path that finishes a row or records a skip is counted.  A skip the
-# unique index ignores is no insert, so it is not counted either.
-_LEDGER_COUNTERS = (
-    """CREATE TRIGGER IF NOT EXISTS cron_count_executions AFTER UPDATE OF status ON executions
-    WHEN OLD.status IN ('claimed','running') AND NEW.status IN ('completed','failed','unknown')
-    BEGIN
-        INSERT OR IGNORE INTO cron_meta VALUES ('executions_total:' || NEW.status, '0');
-        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
-            WHERE key = 'executions_total:' || NEW.status;
-        INSERT OR REPLACE INTO cron_meta SELECT 'last_success:' || NEW.job_id, NEW.finished_at
-            WHERE NEW.status = 'completed';
-    END""",
-    """CREATE TRIGGER IF NOT EXISTS cron_count_skips AFTER INSERT ON cron_skips
-    BEGIN
-        INSERT OR IGNORE INTO cron_meta VALUES ('skips_total:' || NEW.reason, '0');
-        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
-            WHERE key = 'skips_total:' || NEW.reason;
-    END""",
-)
-
-
-def _ledger_totals(ledger):
-    """The running totals: ``{"executions": {status: n}, "skips": {reason: n},
-    "last_success": {job_id: finished_at}}`` (reads only)."""
-    totals = {"executions": {}, "skips": {}, "last_success": {}}
-    for row in ledger.select("SELECT key, value FROM cron_meta WHERE key LIKE "
-                            "'executions_total:%' OR key LIKE 'skips_total:%' OR key LIKE "
-                            "'last_success:%'"):
-        kind, _, label = row["key"].partition(":")
-        if kind == "last_success":
-            totals["last_success"][label] = row["value"]
-        else:
-            totals[kind.split("_")[0]][label] = int(row["value"])
-    return totals
-
-
-def _latest_durations(ledger):
-    """Each job's latest finished run: ``{job_id: (status, seconds)}`` (reads only)."""
-    # SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
-    rows = ledger.select("SELECT job_id, status, started_at, finished_at, "
-                        "max(julianday(claimed_at)) FROM executions WHERE finished_at IS NOT "
-                        "NULL AND started_at IS NOT NULL GROUP BY job_id")
-    out = {}
-    for row in rows:
-        started, finished = _parse_stored(row["started_at"]), _parse_stored(row["finished_at"])
-        if started is not None and finished is not None:
-            out[row["job_id"]] = (row["status"], (finished - started).total_seconds())
-    return out
-
-
-def _recent_skips(ledger, since):
-    """Skips recorded since *since*, by reason: ``{reason: n}`` (reads only)."""
-    return {r["reason"]: r["n"] for r in ledger.select(
-        "SELECT reason, count(*) AS n FROM cron_skips WHERE julianday(at) >= julianday(?) "
-        "GROUP BY reason", (_iso(since),))}
-
-
 # =============================================================================
-# 12. Running a job
-#     Scripts and agent runners in child processes or callables, and the
-#     output document every run leaves.  No jobs.json or ledger writes here.
+# 14. Running a job
+#    Child processes, scripts and their environment, the run documents,
+#    and the prompt contract an agent run is given.
 # =============================================================================
 
 _SCRIPT_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ",
@@ -5241,7 +5254,168 @@ def _wake_agent_off(text):
     return isinstance(value, dict) and value.get("wakeAgent") is False
 
 
-# --- 12.1 The prompt contract ------------------------------------------------
+# --- 14.1 Output documents ---------------------------------------------------
+
+def _safe_zone(home, job):
+    try:
+        return home.zone(job)
+    except HermesCronError:
+        return _UTC
+
+
+def _output_dir(home, job_id):
+    if not _safe_component(job_id):
+        raise InvalidInputError("job id is not a safe file name", job_id,
+                                "give the job a plain 12-hex id")
+    root = os.path.join(home.path, "output")
+    directory = os.path.join(root, job_id)
+    real = os.path.realpath(directory)
+    if os.path.commonpath([os.path.realpath(home.path), real]) != os.path.realpath(home.path):
+        raise InvalidInputError("the output directory leads out of the home", real,
+                                f"remove the symlink at {directory}")
+    return directory
+
+
+def _write_output(home, job, eid, when, outcome, title_note=None):
+    """Write the run document atomically (mode 0600); never overwrite one."""
+    import tempfile
+
+    directory = _output_dir(home, job["id"])
+    if not os.path.isdir(directory):
+        for path in (os.path.dirname(directory), directory):
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass  # made by a parallel run a moment ago
+    zone = _safe_zone(home, job)
+    failed = outcome.status != "ok"
+    lines = [f"# Cron Job: {job.get('name') or job['id']}{' (FAILED)' if failed else ''}", "",
+             f"**Job ID:** {job['id']}", f"**Execution:** {eid}",
+             f"**Run Time:** {_iso(when.astimezone(zone))}",
+             f"**Schedule:** {job.get('schedule_display') or '?'}",
+             f"**Status:** {outcome.note or ('failed' if failed else 'ok')}"]
+    if outcome.warning:
+        lines.append(f"**Warning:** {outcome.warning}")
+    if outcome.status == "blocked_config" and not outcome.note:
+        lines[-1] = "**Status:** BLOCKED (configuration)"
+    if outcome.note == "BLOCKED":
+        lines.append(f"**Scanner result:** {outcome.error}")
+    if job.get("no_agent"):
+        lines.append("**Mode:** no_agent (script)")
+    if outcome.prompt:
+        lines += ["", "## Prompt", "", redact(outcome.prompt).rstrip()]
+    if outcome.response:
+        lines += ["", "## Response", "", outcome.response.rstrip()]
+    if outcome.error:
+        lines += ["", "## Error", "", "```", redact(outcome.error).rstrip(), "```"]
+    data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
+    stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
+    path = os.path.join(directory, f"{stamp}.md")
+    fd, tmp = tempfile.mkstemp(prefix=".output_", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        n = 1
+        while True:  # link() never replaces: two runs in one second keep both
+            path = os.path.join(directory, f"{stamp}{'' if n == 1 else f'_{n}'}.md")
+            try:
+                os.link(tmp, path)
+                break
+            except FileExistsError:
+                n += 1
+    except OSError as exc:  # a full disk: the run's error names the document
+        raise _as_storage_error(exc, path) from None
+    finally:
+        os.unlink(tmp)
+    _prune_outputs(directory, home.settings["output_retention"])
+    return path
+
+
+def _output_key(name):
+    base, _, suffix = name[:-3].partition(".md")[0].rpartition("_")
+    if base and suffix.isdigit() and len(suffix) < 5:
+        return name[:-3].rsplit("_", 1)[0], int(suffix)
+    return name[:-3], 1
+
+
+def _list_outputs(directory):
+    try:
+        names = [n for n in os.listdir(directory) if n.endswith(".md")]
+    except OSError:
+        return []
+    return sorted(names, key=_output_key)
+
+
+def _docs_by_time(home, directory):
+    """A job's run documents as ``[(name, head)]``, oldest first by run time.
+
+    hermes_cron names documents by UTC time, upstream by the home's zone:
+    in a shared home the names do not sort in time order.  A document's
+    time is its ``Run Time`` (upstream's may lack an offset: the home's
+    zone, which upstream wrote it in), else its name's stamp.
+    """
+    zone = _safe_zone(home, None)
+    docs = []
+    for name in _list_outputs(directory):
+        head = _read_head(os.path.join(directory, name))
+        docs.append((_doc_time(head, name, zone), _output_key(name), name, head))
+    docs.sort(key=lambda doc: doc[:2])
+    return [(name, head) for _, _, name, head in docs]
+
+
+def _doc_time(head, name, zone):
+    for text, fmt in ((head.get("Run Time"), None), (name[:19], "%Y-%m-%d_%H-%M-%S")):
+        try:
+            when = datetime.strptime(text, fmt) if fmt else datetime.fromisoformat(text)
+        except (TypeError, ValueError):
+            continue
+        if when.tzinfo is None:  # upstream's local stamps; our names are UTC
+            when = when.replace(tzinfo=_UTC if fmt and "Execution" in head else zone)
+        return when.timestamp()
+    return 0.0
+
+
+def _read_head(path):
+    """The ``**Key:** value`` header lines of a run document, as a dict."""
+    head = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("## "):
+                    break
+                if line.startswith("**") and ":** " in line:
+                    key, _, value = line[2:].partition(":** ")
+                    head[key] = value.strip()
+    except OSError:
+        pass
+    return head
+
+
+def _prune_outputs(directory, keep):
+    # Temp files of writers killed mid-write: a document is written in
+    # milliseconds, so one older than a minute is nobody's any more.
+    cutoff = time.time() - 60
+    for name in os.listdir(directory):
+        if name.startswith(".output_") and name.endswith(".tmp"):
+            path = os.path.join(directory, name)
+            try:
+                if os.stat(path).st_mtime < cutoff:
+                    os.unlink(path)
+            except OSError:
+                pass
+    if keep <= 0:
+        return
+    for name in _list_outputs(directory)[:-keep]:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
+# --- 14.2 The prompt contract ------------------------------------------------
 
 CRON_HINT = (
     "[IMPORTANT: This is a scheduled run of an existing cron job, not a conversation. "
@@ -5386,7 +5560,27 @@ def _assemble_prompt(home, job, script_block=""):
     return _Prompt(text, skills or injected, missing, skills)
 
 
-# --- 12.2 HTTP: one exchange, one retry rule ------------------------------------
+# =============================================================================
+# 15. Agents and deliveries
+#    HTTP with one deadline and one retry rule, the agent runners, and
+#    the targets a result is delivered to.
+# =============================================================================
+
+
+# --- 15.1 HTTP: one exchange, one retry rule ---------------------------------
+
+class _RunFailed(Exception):
+    """A runner's failure, carrying the (already redacted) error text.
+
+    *unsent* marks a delivery that provably never reached its receiver
+    (refused connection, unknown host, HTTP 429/503, SMTP 4xx): safe to retry.
+    """
+
+    def __init__(self, message, unsent=False):
+        super().__init__(message)
+        self.unsent = unsent
+
+
 # The chat runner, webhooks and pings all send through _http_exchange: no
 # redirect is ever followed (a key or a payload never goes to another URL),
 # and the whole exchange has one deadline.  Whether a failed message may be
@@ -5560,20 +5754,7 @@ def _never_connected(reason):
     return isinstance(reason, (ConnectionRefusedError, socket.gaierror))
 
 
-
-# --- 12.3 Agent runners ------------------------------------------------------
-
-class _RunFailed(Exception):
-    """A runner's failure, carrying the (already redacted) error text.
-
-    *unsent* marks a delivery that provably never reached its receiver
-    (refused connection, unknown host, HTTP 429/503, SMTP 4xx): safe to retry.
-    """
-
-    def __init__(self, message, unsent=False):
-        super().__init__(message)
-        self.unsent = unsent
-
+# --- 15.2 Agent runners ------------------------------------------------------
 
 def _agent_runner(home, job, eid):
     """Pick the runner for an agent job: a callable, a provider, or agent.command.
@@ -5701,7 +5882,7 @@ def _chat_content(name, body):
     return content if isinstance(content, str) else ""
 
 
-# --- 12.4 Delivery targets ---------------------------------------------------
+# --- 15.3 Delivery targets ---------------------------------------------------
 
 _SEND_TIMEOUT = 30
 _STDOUT_LOCK = None
@@ -5960,8 +6141,33 @@ def _drain(home, now):
         queue.prune()
 
 
-# --- 12.5 One run ------------------------------------------------------------
+def _send_ping(url, timeout, key):
+    """GET a dead man's switch URL; any 2xx is a ping; redirects are not followed.
 
+    A ping is idempotent (healthchecks.io and Cronitor record a repeat as one
+    more ping), so every failure but a refusal (a 4xx other than 429) is
+    marked ``unsent``: the delivery queue sends it again later.
+    """
+    import urllib.request
+
+    request = urllib.request.Request(url, method="GET", headers={
+        "User-Agent": f"hermes_cron/{__version__}", "Idempotency-Key": key})
+    shown = _redact_url(url)
+    late = f"timed out: no complete answer from {shown} within {timeout:g} s (deadline)"
+    try:
+        status, _ = _http_exchange(request, timeout, late, read=1024)
+    except _HttpFailure as exc:
+        message = late if exc.kind == "deadline" else redact(f"cannot reach {shown}: {exc.reason}")
+        raise _RunFailed(message, unsent=_resendable(failure=exc, idempotent=True)) from None
+    if not 200 <= status < 300:
+        raise _RunFailed(f"HTTP {status} from {shown}",
+                         unsent=_resendable(status=status, idempotent=True))
+
+
+# =============================================================================
+# 16. One run
+#    A job's run from start to its output document; dead man's switch pings.
+# =============================================================================
 
 def _execute(home, job, eid, runs):
     """Run one job: its script, then (unless ``no_agent``) the agent."""
@@ -6023,191 +6229,9 @@ def _execute_checked(home, job, eid, runs):
                     note="silent ([SILENT])" if silent else None)
 
 
-def _output_dir(home, job_id):
-    if not _safe_component(job_id):
-        raise InvalidInputError("job id is not a safe file name", job_id,
-                                "give the job a plain 12-hex id")
-    root = os.path.join(home.path, "output")
-    directory = os.path.join(root, job_id)
-    real = os.path.realpath(directory)
-    if os.path.commonpath([os.path.realpath(home.path), real]) != os.path.realpath(home.path):
-        raise InvalidInputError("the output directory leads out of the home", real,
-                                f"remove the symlink at {directory}")
-    return directory
-
-
-def _write_output(home, job, eid, when, outcome, title_note=None):
-    """Write the run document atomically (mode 0600); never overwrite one."""
-    import tempfile
-
-    directory = _output_dir(home, job["id"])
-    if not os.path.isdir(directory):
-        for path in (os.path.dirname(directory), directory):
-            try:
-                os.mkdir(path, 0o700)
-            except FileExistsError:
-                pass  # made by a parallel run a moment ago
-    zone = _safe_zone(home, job)
-    failed = outcome.status != "ok"
-    lines = [f"# Cron Job: {job.get('name') or job['id']}{' (FAILED)' if failed else ''}", "",
-             f"**Job ID:** {job['id']}", f"**Execution:** {eid}",
-             f"**Run Time:** {_iso(when.astimezone(zone))}",
-             f"**Schedule:** {job.get('schedule_display') or '?'}",
-             f"**Status:** {outcome.note or ('failed' if failed else 'ok')}"]
-    if outcome.warning:
-        lines.append(f"**Warning:** {outcome.warning}")
-    if outcome.status == "blocked_config" and not outcome.note:
-        lines[-1] = "**Status:** BLOCKED (configuration)"
-    if outcome.note == "BLOCKED":
-        lines.append(f"**Scanner result:** {outcome.error}")
-    if job.get("no_agent"):
-        lines.append("**Mode:** no_agent (script)")
-    if outcome.prompt:
-        lines += ["", "## Prompt", "", redact(outcome.prompt).rstrip()]
-    if outcome.response:
-        lines += ["", "## Response", "", outcome.response.rstrip()]
-    if outcome.error:
-        lines += ["", "## Error", "", "```", redact(outcome.error).rstrip(), "```"]
-    data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
-    stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
-    path = os.path.join(directory, f"{stamp}.md")
-    fd, tmp = tempfile.mkstemp(prefix=".output_", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o600)
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        n = 1
-        while True:  # link() never replaces: two runs in one second keep both
-            path = os.path.join(directory, f"{stamp}{'' if n == 1 else f'_{n}'}.md")
-            try:
-                os.link(tmp, path)
-                break
-            except FileExistsError:
-                n += 1
-    except OSError as exc:  # a full disk: the run's error names the document
-        raise _as_storage_error(exc, path) from None
-    finally:
-        os.unlink(tmp)
-    _prune_outputs(directory, home.settings["output_retention"])
-    return path
-
-
-def _output_key(name):
-    base, _, suffix = name[:-3].partition(".md")[0].rpartition("_")
-    if base and suffix.isdigit() and len(suffix) < 5:
-        return name[:-3].rsplit("_", 1)[0], int(suffix)
-    return name[:-3], 1
-
-
-def _list_outputs(directory):
-    try:
-        names = [n for n in os.listdir(directory) if n.endswith(".md")]
-    except OSError:
-        return []
-    return sorted(names, key=_output_key)
-
-
-def _docs_by_time(home, directory):
-    """A job's run documents as ``[(name, head)]``, oldest first by run time.
-
-    hermes_cron names documents by UTC time, upstream by the home's zone:
-    in a shared home the names do not sort in time order.  A document's
-    time is its ``Run Time`` (upstream's may lack an offset: the home's
-    zone, which upstream wrote it in), else its name's stamp.
-    """
-    zone = _safe_zone(home, None)
-    docs = []
-    for name in _list_outputs(directory):
-        head = _read_head(os.path.join(directory, name))
-        docs.append((_doc_time(head, name, zone), _output_key(name), name, head))
-    docs.sort(key=lambda doc: doc[:2])
-    return [(name, head) for _, _, name, head in docs]
-
-
-def _doc_time(head, name, zone):
-    for text, fmt in ((head.get("Run Time"), None), (name[:19], "%Y-%m-%d_%H-%M-%S")):
-        try:
-            when = datetime.strptime(text, fmt) if fmt else datetime.fromisoformat(text)
-        except (TypeError, ValueError):
-            continue
-        if when.tzinfo is None:  # upstream's local stamps; our names are UTC
-            when = when.replace(tzinfo=_UTC if fmt and "Execution" in head else zone)
-        return when.timestamp()
-    return 0.0
-
-
-def _read_head(path):
-    """The ``**Key:** value`` header lines of a run document, as a dict."""
-    head = {}
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("## "):
-                    break
-                if line.startswith("**") and ":** " in line:
-                    key, _, value = line[2:].partition(":** ")
-                    head[key] = value.strip()
-    except OSError:
-        pass
-    return head
-
-
-def _prune_outputs(directory, keep):
-    # Temp files of writers killed mid-write: a document is written in
-    # milliseconds, so one older than a minute is nobody's any more.
-    cutoff = time.time() - 60
-    for name in os.listdir(directory):
-        if name.startswith(".output_") and name.endswith(".tmp"):
-            path = os.path.join(directory, name)
-            try:
-                if os.stat(path).st_mtime < cutoff:
-                    os.unlink(path)
-            except OSError:
-                pass
-    if keep <= 0:
-        return
-    for name in _list_outputs(directory)[:-keep]:
-        try:
-            os.unlink(os.path.join(directory, name))
-        except OSError:
-            pass
-
-
-def _safe_zone(home, job):
-    try:
-        return home.zone(job)
-    except HermesCronError:
-        return _UTC
-
-
-# --- 12.6 Dead man's switch pings --------------------------------------------
+# --- 16.1 Dead man's switch pings --------------------------------------------
 
 _PING_START_TIMEOUT = 10
-
-
-def _send_ping(url, timeout, key):
-    """GET a dead man's switch URL; any 2xx is a ping; redirects are not followed.
-
-    A ping is idempotent (healthchecks.io and Cronitor record a repeat as one
-    more ping), so every failure but a refusal (a 4xx other than 429) is
-    marked ``unsent``: the delivery queue sends it again later.
-    """
-    import urllib.request
-
-    request = urllib.request.Request(url, method="GET", headers={
-        "User-Agent": f"hermes_cron/{__version__}", "Idempotency-Key": key})
-    shown = _redact_url(url)
-    late = f"timed out: no complete answer from {shown} within {timeout:g} s (deadline)"
-    try:
-        status, _ = _http_exchange(request, timeout, late, read=1024)
-    except _HttpFailure as exc:
-        message = late if exc.kind == "deadline" else redact(f"cannot reach {shown}: {exc.reason}")
-        raise _RunFailed(message, unsent=_resendable(failure=exc, idempotent=True)) from None
-    if not 200 <= status < 300:
-        raise _RunFailed(f"HTTP {status} from {shown}",
-                         unsent=_resendable(status=status, idempotent=True))
 
 
 def _ping_snapshot(job, targets):
@@ -6275,9 +6299,9 @@ def _ping_end(home, job, eid, ok, start):
 
 
 # =============================================================================
-# 13. Tick
-#     The one code path for cron(8), the daemon and tests: reconcile, scan and
-#     claim under .tick.lock, then run outside it.
+# 17. The plan
+#    Deciding is pure: _plan reads the job records and the facts gathered
+#    for them and returns decisions; the tick's apply step alone writes them.
 # =============================================================================
 
 _TICK_LOCK = ".tick.lock"
@@ -6349,122 +6373,6 @@ def _latest_slot(schedule, zone, known, now):
     return known
 
 
-def _notify(home, event, value):
-    """Tell the tick's log (``CronHome._observer``, set by ``tick`` and ``daemon``) of *event*.
-
-    Events: ``scanned`` with ``(report, claims)`` before the runs start, and
-    ``finished`` with the claim as each run ends.  The log is best effort: a
-    line that cannot be written (a closed or full stdout) or a damaged store
-    it cannot read (the tick reports that itself) must not break the run's
-    thread.
-    """
-    observer = home.observer
-    if observer is not None:
-        try:
-            observer(event, value)
-        except Exception:
-            pass
-
-
-class _Claim:
-    """A job the scan decided to fire, and the execution it got."""
-
-    __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome")
-
-    def __init__(self, job, slot, instant, kind, lateness, source="builtin"):
-        self.job, self.slot, self.instant, self.kind = job, slot, instant, kind
-        self.lateness, self.eid, self.source, self.outcome = lateness, None, source, None
-
-
-def _owner_tag():
-    me = _identity()
-    return f"{me['hostname']}:{me['pid']}:{me['process_id']}"
-
-
-def _tick(home, wait=True):
-    """Run one tick; return (report, threads).  See ``CronHome.tick``."""
-    import fcntl
-
-    started = time.monotonic()
-    report = {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
-    _make_home(home.path)
-    fd = _open_own(os.path.join(home.path, _TICK_LOCK), os.O_RDWR | os.O_CREAT)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        report["busy"] = True
-        return report, []
-    except BaseException:
-        os.close(fd)
-        raise
-    try:
-        now = home.now()
-        _tick_settings(home, report)
-        claims, housekeeping, live = _scan_and_claim(home, now, report)
-    except BaseException as exc:
-        try:
-            _write_tick_files(home, home.now(), exc)
-        except StorageError:
-            pass  # the disk that failed the tick refuses its heartbeat too: report the first
-        raise
-    finally:
-        os.close(fd)  # the tick lock guards only scan-and-claim
-    _alert_missed(home, report, now)  # outside the store lock: a slow target may wait
-    _notify(home, "scanned", (report, claims))
-    threads = _start_runs(home, claims, report)
-    if housekeeping:
-        # Deliveries left pending by a dead process go out now, outside the
-        # tick lock (a slow webhook must not make the next tick busy) and
-        # after the runs started (a queue error must not cost them).
-        try:
-            _drain(home, now)
-        except Exception as exc:
-            report["drain_error"] = redact(f"{type(exc).__name__}: {exc}")
-    if wait or not threads:
-        for thread in threads:
-            thread.join()
-        try:
-            _after_runs(home, live)
-        except Exception as exc:  # e.g. a damaged deliveries.db: the tick says so
-            report["housekeeping_error"] = redact(f"{type(exc).__name__}: {exc}")
-        if report.get("config_error"):
-            home.forget_settings()  # interactive callers see the error again
-    _tick_done(home, started, report)
-    _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
-                      or report.get("housekeeping_error"))
-    return report, threads
-
-
-def _start_runs(home, claims, report):
-    """Start a thread per claimed run; return the threads."""
-    import threading
-
-    threads = []
-    with home.runs.lock:  # counted before any starts: the group commit waits for them all
-        home.runs.inflight += len(claims)
-    for claim in claims:
-        report["dispatched"].append(claim)
-        thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
-                                  daemon=True, name=f"hermes-cron-{claim.job['id']}")
-        thread.start()
-        threads.append(thread)
-    if claims:
-        home.heartbeat.start(home)
-    return threads
-
-
-def _tick_settings(home, report):
-    """Load the config for a tick; a bad key only stops the jobs that need it.
-
-    Jobs that do not depend on a broken key keep running; the error is
-    reported (``config_error``) and the tick counts as failed.
-    """
-    error = home.reload_settings()  # every tick reads the config afresh
-    if error:
-        report["config_error"] = error
-
-
 def _config_conflict(job, bad):
     """Return the broken config key a due job depends on, or None."""
     if not bad:
@@ -6485,98 +6393,6 @@ def _config_conflict(job, bad):
         "failure_deliver": True,
     }
     return next((key for key in bad if needs.get(key)), None)
-
-
-def _after_runs(home, live=None):
-    """Prune after runs: the floors of the jobs that ran; with *live*, the daily sweep."""
-    home.heartbeat.stop_if_idle(home.runs)
-    ran, home.ran = home.ran, set()
-    if not ran and live is None:
-        return  # nothing finished: nothing can have become prunable
-    if home.ledger.exists():
-        home.ledger.prune(ran, live, home.now())
-    if ran and home.deliveries.exists():
-        home.deliveries.prune()
-
-
-def _write_tick_files(home, now, error):
-    """Write the heartbeat, and the last success or the last error (a text or exception)."""
-    # Decimal epochs, as upstream writes them (its 0.19 reads nothing else).
-    epoch = repr(now.timestamp())
-    _write_small(home, _HEARTBEAT_FILE, f"{epoch} {os.getpid()}\n")
-    if error is None:
-        _write_small(home, _SUCCESS_FILE, f"{epoch}\n")
-        try:
-            os.unlink(os.path.join(home.path, _ERROR_FILE))
-        except FileNotFoundError:
-            pass
-    else:
-        message = " ".join(redact(str(error) or type(error).__name__).split())
-        _write_small(home, _ERROR_FILE, f"{epoch}\n{message}\n")
-
-
-def _write_small(home, name, text):
-    # Heartbeats are advisory and rewritten every minute: rename for
-    # atomicity, but skip the fsyncs that make jobs.json durable.
-    path = os.path.join(home.path, name)
-    try:
-        _replace_small(path, text)
-    except OSError as exc:
-        raise _as_storage_error(exc, path) from None
-
-
-def _scan_and_claim(home, now, report):
-    """Steps 2-5 of the tick: reconcile, gather the facts, plan, apply."""
-    ledger, store = home.ledger, home.store
-    with store.lock():
-        if store.nothing_due(now):
-            return _idle_scan(home, now, report)
-        doc, jobs = store.load()
-        repaired = False
-        for job in jobs:  # a hand-written record without an id gets one, as upstream does
-            if isinstance(job, dict) and not isinstance(job.get("id"), str):
-                job["id"] = os.urandom(6).hex()
-                repaired = True
-        records = [j for j in jobs if isinstance(j, dict)]
-        reconciled = _reconcile(home, records, now, report)
-        if ledger.take_history_lost():
-            report["lost"] = [(j.get("id"), j.get("last_run_at")) for j in ledger.lacking(records)]
-        facts = _gather(home, records, now)
-        decisions = _plan(records, facts)
-        if any(d.action == "fire" for d in decisions):
-            room = max(facts.settings["max_parallel"] - ledger.count_active(), 0)
-            decisions = _fit_capacity(decisions, records, room, facts)
-        due = _apply_decisions(home, doc, jobs, records, decisions, now, report, repaired)
-        return due, reconciled or bool(due), {j["id"] for j in records}
-
-
-def _idle_scan(home, now, report):
-    """The common tick: no job due, none running.
-
-    Rows of removed jobs and dead processes still get settled once per reap
-    period, and once a day the sweep drops the rows of jobs removed by hand.
-    """
-    ledger = home.ledger
-    reaped, live = _reap_due(home, now), None
-    if reaped and ledger.exists():
-        report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(set(), now)
-        if ledger.sweep_due(now):
-            live = {j.get("id") for j in home.store.load()[1] if isinstance(j, dict)}
-    return [], reaped, live
-
-
-def _reconcile(home, records, now, report):
-    """Settle dead owners' rows on every full scan (a killed ``run`` can leave a row no
-    claim names); True when a claim, a pending slot or the reap period also asks for
-    the housekeeping (rows no claim names, pending deliveries)."""
-    due = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
-        or _reap_due(home, now)
-    report["reconciled"] = home.ledger.reconcile(now)
-    if due:
-        report["reconciled"] += home.ledger.settle_unclaimed(
-            {j["fire_claim"].get("execution_id") for j in records
-             if isinstance(j.get("fire_claim"), dict)}, now)
-    return due
 
 
 def _heartbeat_epoch(home):
@@ -6601,14 +6417,6 @@ def _stamp_file(home, name):
         epoch = None  # not a time any clock of ours will show
     pid = int(words[1]) if len(words) > 1 and words[1].isdigit() else None
     return epoch, pid
-
-
-def _reap_due(home, now):
-    """True once per reap period: rows of removed jobs need reconciling too."""
-    last = _stamp_file(home, _SUCCESS_FILE)[0]
-    if last is None:
-        return True
-    return int(now.timestamp()) // _REAP_EVERY != int(last) // _REAP_EVERY
 
 
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
@@ -6652,32 +6460,53 @@ def _once_done(job):
     return isinstance(times, int) and isinstance(completed, int) and completed >= times
 
 
-def _alert_missed(home, report, now):
-    """Open an incident and send a failure alert for each one-shot that missed its time.
+class _Result:
+    """What a finished run leaves on its job record."""
 
-    The jobs are retired and recorded already: an alert that fails is only said.
+    __slots__ = ("ok", "status", "error", "delivery_error")
+
+    def __init__(self, ok, status, error, delivery_error):
+        self.ok, self.status, self.error, self.delivery_error = ok, status, error, delivery_error
+
+    @classmethod
+    def of_row(cls, row):
+        """The result of a finished ledger row whose job record was never updated."""
+        ok = row["status"] == "completed"
+        failed_delivery = "delivery failed (see 'deliveries')" \
+            if row.get("delivery_outcome") == "failed" else None
+        return cls(ok, "ok" if ok else "error", row.get("error"), failed_delivery)
+
+
+def _apply_result(job, eid, result, now, manual, zone):
+    """Record a finished run on its job (in place) and move its schedule on.
+
+    Only while the job still holds the run's claim: a removed job or a claim
+    taken over is left alone (False).  A run that succeeded but whose delivery
+    failed is ``delivery_failed``; it does not count toward the failure streak.
     """
-    try:
-        _alert_each(home, report.pop("missed", []), now)
-    except Exception as exc:
-        report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: {exc}")
+    claim = job.get("fire_claim")
+    if not isinstance(claim, dict) or claim.get("execution_id") != eid:
+        return False
+    for key in ("pending_slot", "manual_run_at"):
+        job.pop(key, None)
+    job["fire_claim"] = None  # cleared as upstream clears it
+    job["last_run_at"] = _iso(now.astimezone(zone))
+    job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
+        result.status
+    job["last_error"] = None if result.ok else _keep_tail(redact(result.error or ""), 500)
+    job["last_delivery_error"] = redact(result.delivery_error)[:500] \
+        if result.delivery_error else None
+    streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
+    job["failure_streak"] = 0 if result.ok else streak + 1
+    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    if manual:
+        return True
+    # The fire was counted toward repeat when it was claimed (see _advance).
+    if schedule.get("kind") == "once" or _once_done(job):
+        job.update(enabled=False, state="completed", next_run_at=None)
+    return True
 
 
-def _alert_each(home, missed, now):
-    incidents, hours = home.incidents, home.settings["failure_repeat_alert_hours"]
-    for job, note, document in missed:
-        incident = incidents.record(job["id"], note, document, now)
-        if incidents.withhold(incident, now, hours):
-            continue
-        content = redact(f"Cron job '{job.get('name') or job['id']}' ({job['id']}) missed "
-                         f"its one-shot run and was retired:\n\n{note}")
-        delivery, _ = _deliver(home, job, os.urandom(16).hex(), None, content, True, now)
-        if delivery == "delivered":
-            incidents.alerted(incident["id"], now)
-
-
-
-# --- 13.1 The plan -----------------------------------------------------------
 # Deciding is pure: _plan reads the job records and the facts gathered for
 # them and returns decisions; _apply_decisions alone writes them.
 
@@ -7102,7 +6931,612 @@ def _zone_or_utc(facts, job):
         return _UTC
 
 
-# --- 13.2 Applying the plan ----------------------------------------------------
+# =============================================================================
+# 18. Claims and runs
+#    A claimed fire run outside the tick lock, its result recorded ledger
+#    row first; the scheduler that owns the tick's state.
+# =============================================================================
+
+def _notify(home, event, value):
+    """Tell the tick's log (``home.observer``, set by ``tick`` and ``daemon``) of *event*.
+
+    Events: ``scanned`` with ``(report, claims)`` before the runs start, and
+    ``finished`` with the claim as each run ends.  The log is best effort: a
+    line that cannot be written (a closed or full stdout) or a damaged store
+    it cannot read (the tick reports that itself) must not break the run's
+    thread.
+    """
+    observer = home.observer
+    if observer is not None:
+        try:
+            observer(event, value)
+        except Exception:
+            pass
+
+
+class _Claim:
+    """A job the scan decided to fire, and the execution it got."""
+
+    __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome")
+
+    def __init__(self, job, slot, instant, kind, lateness, source="builtin"):
+        self.job, self.slot, self.instant, self.kind = job, slot, instant, kind
+        self.lateness, self.eid, self.source, self.outcome = lateness, None, source, None
+
+
+def _owner_tag():
+    me = _identity()
+    return f"{me['hostname']}:{me['pid']}:{me['process_id']}"
+
+
+def _run_claim(home, claim, report=None, counted=False):
+    """Run a claimed job and record it: running, run, document, job, row.
+
+    In a tick (*report* given) a storage error that stops the run's own
+    bookkeeping fails the tick (``housekeeping_error``) and leaves the row to
+    the next tick; the other runs go on.  Otherwise it is raised.  *counted*:
+    the caller already counted the run in flight.
+    """
+    runs = home.runs
+    if not counted:
+        with runs.lock:
+            runs.inflight += 1
+    try:
+        _run_claimed(home, claim)
+    except Exception as exc:
+        if report is None or not _storage_error(exc):
+            raise
+        claim.outcome = _Outcome("error", error=str(exc))
+        report.setdefault("housekeeping_error", redact(f"execution {claim.eid}: {exc}"))
+    finally:
+        with runs.lock:
+            runs.inflight -= 1
+        home.books.poke()
+        _notify(home, "finished", claim)
+
+
+def _run_claimed(home, claim):
+    ledger, eid = home.ledger, claim.eid
+    if not ledger.start(eid, home.now()):
+        return
+    job = claim.job
+    start_ping = _ping_start(home, job, eid)
+    outcome = _execute(home, job, eid, home.runs)
+    with home.runs.lock:
+        if eid in home.runs.interrupted:
+            home.runs.interrupted.discard(eid)
+            outcome.note = "interrupted"  # by the operator: no incident, no alert
+    finished = home.now()
+    document = None
+    try:
+        document = _write_output(home, job, eid, finished, outcome)
+    except (OSError, HermesCronError) as exc:
+        outcome = _Outcome("error", error=f"could not write the output document: {exc}")
+    if outcome.note == "BLOCKED":
+        ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
+    delivery_error = None
+    try:
+        delivery, delivery_error = _report_run(home, claim, outcome, document, finished)
+    except Exception as exc:  # the queue itself failed: say so, never lose the run
+        delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
+                                                    f"{exc}")
+    # The ledger row first: from its commit on the result is durable, and
+    # whoever next holds the job store applies it to the job record if this
+    # process cannot (a busy lock, a full disk, a kill).
+    ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
+    home.ran.add(job["id"])
+    home.books.apply(home, (job["id"], eid, _Result(
+        outcome.ok, outcome.status, outcome.error, delivery_error), finished,
+        claim.source != "builtin"))
+    claim.outcome = outcome
+    _ping_end(home, job, eid, outcome.ok, start_ping)
+
+
+def _report_run(home, claim, outcome, document, now):
+    """Deliver a run's result or failure alert and keep its incidents; return the outcome.
+
+    Returns (delivery_outcome, delivery error or None).  A failure alert is
+    withheld (``suppressed_acked``) while its incident is closed or was
+    alerted less than ``failure_repeat_alert_hours`` ago.
+    """
+    job, eid, incidents = claim.job, claim.eid, home.incidents
+    settings = home.settings
+    if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
+        return "suppressed", None
+    if outcome.ok:
+        incidents.resolve(job["id"], delivery=False, now=now)
+        if outcome.silent:
+            return "suppressed", None
+        content, for_failure, incident = _success_content(home, job, outcome.response), False, None
+    else:
+        incident = incidents.record(job["id"], outcome.error or "unknown failure", document, now)
+        if incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
+            return "suppressed_acked", None
+        content, for_failure = _failure_content(job, outcome, now), True
+        streak = (job.get("failure_streak") or 0) + 1
+        threshold = settings["failure_nudge_threshold"]
+        if threshold and streak >= threshold:
+            content += (f"\n\nThis job has failed {streak} runs in a row: worth a review. Fix "
+                        f"its prompt or configuration, or stop it with: python -m hermes_cron "
+                        f"pause {job['id']}")
+    delivery, error = _deliver(home, job, eid, claim.instant, content, for_failure, now)
+    if delivery == "delivered":
+        incidents.resolve(job["id"], delivery=True, now=now)
+        if incident is not None:
+            incidents.alerted(incident["id"], now)
+    elif delivery == "failed":
+        incidents.record(job["id"], error, document, now, failure_type="delivery")
+    return delivery, error
+
+
+class _Bookkeeper:
+    """Applies finished runs to jobs.json in batches: a group commit.
+
+    A run's result is durable in the ledger before it arrives here; the job
+    record only summarizes it.  Each finishing run queues its result, and one
+    thread at a time writes every result queued so far in one store write.
+    A write costs the whole store, so after one the next waits (a few times
+    as long as the write took, at least a quarter second) unless every run in
+    flight has already queued: a thousand runs that end together cost a
+    handful of writes, and a lone run is written at once.  A write that fails
+    (a busy, corrupt or full store) loses nothing: the next tick finds the
+    claim of a finished row and applies the row's result.
+    """
+
+    def __init__(self):
+        import threading
+
+        self._queue, self._writer = [], threading.Lock()
+        self._queued = threading.Condition()
+        self._next_write = 0.0
+        self._arrived = 0  # runs inside apply(): their results are queued or written
+
+    def apply(self, home, entry):
+        """Queue ``(job_id, eid, result, finished, manual)``; return once it is written."""
+        with self._queued:
+            self._queue.append(entry)
+            self._arrived += 1
+            self._queued.notify_all()
+        try:
+            self._write(home)
+        finally:
+            with self._queued:
+                self._arrived -= 1
+
+    def poke(self):
+        """Wake a waiting writer: a run in flight ended (or will bring nothing)."""
+        with self._queued:
+            self._queued.notify_all()
+
+    def _write(self, home):
+        with self._writer:
+            with self._queued:
+                # Wait (within the gap) only while some run is still running:
+                # its result may come along with this batch.
+                while self._queue and home.runs.inflight > self._arrived:
+                    wait = self._next_write - time.monotonic()
+                    if wait <= 0:
+                        break
+                    self._queued.wait(wait)
+                batch, self._queue = self._queue, []
+            if not batch:
+                return  # the writer before us took ours along
+            started = time.monotonic()
+            try:
+                _apply_batch(home, batch)
+            except (HermesCronError, OSError):
+                pass  # the ledger has every result: the next tick applies them
+            took = time.monotonic() - started
+            self._next_write = time.monotonic() + max(_BATCH_GAP, 3 * took)
+
+
+def _apply_batch(home, batch):
+    store = home.store
+    with store.locked() as (doc, jobs):
+        by_id = {}
+        for job in jobs:
+            if isinstance(job, dict):
+                by_id.setdefault(job.get("id"), job)
+        changed = False
+        for job_id, eid, result, finished, manual in batch:
+            job = by_id.get(job_id)
+            if job is not None and _apply_result(job, eid, result, finished, manual,
+                                                 _safe_zone(home, job)):
+                changed = True
+        if changed:
+            store.save(doc, jobs, home.now())
+
+
+class _FireHeartbeat:
+    """Refreshes the fire_claim of this process's running jobs every minute."""
+
+    def __init__(self):
+        import threading
+
+        self._thread = None
+        self._stop = threading.Event()
+
+    def start(self, home):
+        import threading
+
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._beat, args=(home,), daemon=True,
+                                            name="hermes-cron-heartbeat")
+            self._thread.start()
+
+    def stop_if_idle(self, runs):
+        if runs.inflight == 0:
+            self._stop.set()
+
+    def _beat(self, home):
+        while not self._stop.wait(_FIRE_CLAIM_HEARTBEAT):
+            mine = _identity()["process_id"]
+
+            def change(jobs):
+                for job in jobs:
+                    claim = job.get("fire_claim") if isinstance(job, dict) else None
+                    if isinstance(claim, dict) and str(claim.get("by", "")).endswith(mine):
+                        claim["at"] = _iso(home.now())
+
+            try:
+                home.store.mutate(change, home.now())
+            except HermesCronError:
+                pass  # the next beat tries again; the TTL is five beats long
+
+
+class _Scheduler:
+    """The scheduler of one home: the stores and the state every tick and run shares.
+
+    It owns the stores (``store``, ``ledger``, ``notepad``, ``deliveries``,
+    ``incidents``), the runs in flight in this process (``runs``), the
+    fire-claim heartbeat, the group commit of finished runs (``books``), the
+    jobs that ran since the last prune (``ran``), the log of ``tick`` and
+    ``daemon`` (``observer``, see :func:`_notify`) and the settings of this
+    pass (``bad_config``: the keys a tolerant load had to drop).  The
+    functions of the sections around it take it as their *home* argument;
+    ``CronHome`` is the public facade over it.
+    """
+
+    def __init__(self, path, clock, environ, lock_timeout, runner):
+        self.path, self.clock, self.environ, self.runner = path, clock, environ, runner
+        self.store = _JobStore(path, lock_timeout)
+        self.ledger = _Ledger(path, environ)
+        self.notepad = _Notepad(path, environ)
+        self.deliveries = _Deliveries(path, environ)
+        self.incidents = _Incidents(self.ledger)
+        self.runs = _Runs()
+        self.heartbeat = _FireHeartbeat()
+        self.books = _Bookkeeper()
+        self.ran = set()
+        self.observer = None
+        self.bad_config = {}
+        self.config_warnings = []
+        self.after_tick = None  # (home, path): writes config metrics_textfile after a tick
+        self._settings = None
+        self._default_zone = None  # (settings, zone variables, the zone they gave)
+
+    @property
+    def settings(self):
+        """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
+        if self._settings is None:
+            self._settings, self.config_warnings, _ = _load_config(self.path, self.environ)
+            _remember_secrets(self._settings, self.environ)
+        return self._settings
+
+    @property
+    def loaded_settings(self):
+        """The settings if this pass loaded them already, else None (nothing is read)."""
+        return self._settings
+
+    def reload_settings(self):
+        """Read the config afresh for a tick; a bad key only stops the jobs that need it.
+
+        Returns the error text of the keys a tolerant load dropped (they are
+        in ``bad_config``), or None for a clean config.
+        """
+        self._settings, self.bad_config = None, {}
+        try:
+            self.settings  # noqa: B018 (read for its validation)
+        except InvalidInputError:
+            self._settings, self.config_warnings, self.bad_config = _load_config(
+                self.path, self.environ, tolerant=True)
+            _remember_secrets(self._settings, self.environ)
+            return "; ".join(dict.fromkeys(self.bad_config.values()))
+        return None
+
+    def forget_settings(self):
+        """Drop the loaded settings: the next reader loads (and validates) them again."""
+        self._settings = None
+
+    def now(self):
+        """Return the clock's current instant as an aware UTC datetime."""
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the clock must return an aware datetime")
+        return now.astimezone(_UTC)
+
+    @property
+    def scripts_dir(self):
+        """The directory job scripts must live in."""
+        configured = self.settings.get("scripts_dir")
+        if configured:
+            return os.path.join(self.path, os.path.expanduser(configured))
+        return os.path.join(os.path.dirname(self.path), "scripts")
+
+    @property
+    def skills_dir(self):
+        """The directory searched for ``<name>/SKILL.md`` skill files."""
+        configured = self.settings.get("skills_dir")
+        if configured:
+            return os.path.join(self.path, os.path.expanduser(configured))
+        return os.path.join(os.path.dirname(self.path), "skills")
+
+    def zone(self, job=None):
+        """Return the zone of *job* (or the home's default zone)."""
+        if isinstance(job, dict) and job.get("tz"):
+            return _job_zone(job, self.settings, self.environ)
+        # The default zone is resolved once per configuration load (every
+        # tick reloads it) and zone environment: a thousand jobs need not read
+        # /etc/localtime each.
+        settings = self.settings
+        env = (self.environ.get("HERMES_TIMEZONE"), self.environ.get("TZ"))
+        cached = self._default_zone
+        if cached is None or cached[0] is not settings or cached[1] != env:
+            cached = self._default_zone = (settings, env, _job_zone({}, settings, self.environ))
+        return cached[2]
+
+    def jobs(self, include_all=True):
+        """Return the job records (dicts); without *include_all*, not completed ones."""
+        jobs = [j for j in self.store.load()[1] if isinstance(j, dict)]
+        return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
+
+    def job(self, ref):
+        """Return the job with id or (case-insensitive, unique) name *ref*."""
+        return _find_job(self.store.load()[1], ref)
+
+
+# =============================================================================
+# 19. Tick
+#    The one code path for cron(8), the daemon and tests: reconcile, plan and
+#    claim under .tick.lock, then run outside it.
+# =============================================================================
+
+_TICK_DURATION_FILE = ".tick.duration"
+
+
+def _tick_done(home, started, report):
+    """Record the tick's duration; with config ``metrics_textfile``, refresh that file.
+
+    An empty tick stays cheap: without the textfile it writes nothing here
+    (one more small file would cost it a third more), so the duration on
+    record is the last tick's that fired, skipped or settled something.  The
+    textfile is written by ``home.after_tick`` (the facade installs the
+    metrics writer).  A failure is the tick's housekeeping error.
+    """
+    try:
+        settings = home.loaded_settings or _load_config(home.path, home.environ,
+                                                        tolerant=True)[0]
+        textfile = settings.get("metrics_textfile")
+        if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
+            _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
+        if textfile and home.after_tick is not None:
+            home.after_tick(home, textfile)
+    except Exception as exc:
+        if not (_storage_error(exc) or isinstance(exc, HermesCronError)):
+            raise
+        report.setdefault("housekeeping_error", redact(f"metrics: {exc}"))
+
+
+def _tick(home, wait=True):
+    """Run one tick; return (report, threads).  See ``CronHome.tick``."""
+    import fcntl
+
+    started = time.monotonic()
+    report = {"busy": False, "dispatched": [], "skipped": [], "reconciled": []}
+    _make_home(home.path)
+    fd = _open_own(os.path.join(home.path, _TICK_LOCK), os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        report["busy"] = True
+        return report, []
+    except BaseException:
+        os.close(fd)
+        raise
+    try:
+        now = home.now()
+        _tick_settings(home, report)
+        claims, housekeeping, live = _scan_and_claim(home, now, report)
+    except BaseException as exc:
+        try:
+            _write_tick_files(home, home.now(), exc)
+        except StorageError:
+            pass  # the disk that failed the tick refuses its heartbeat too: report the first
+        raise
+    finally:
+        os.close(fd)  # the tick lock guards only scan-and-claim
+    _alert_missed(home, report, now)  # outside the store lock: a slow target may wait
+    _notify(home, "scanned", (report, claims))
+    threads = _start_runs(home, claims, report)
+    if housekeeping:
+        # Deliveries left pending by a dead process go out now, outside the
+        # tick lock (a slow webhook must not make the next tick busy) and
+        # after the runs started (a queue error must not cost them).
+        try:
+            _drain(home, now)
+        except Exception as exc:
+            report["drain_error"] = redact(f"{type(exc).__name__}: {exc}")
+    if wait or not threads:
+        for thread in threads:
+            thread.join()
+        try:
+            _after_runs(home, live)
+        except Exception as exc:  # e.g. a damaged deliveries.db: the tick says so
+            report["housekeeping_error"] = redact(f"{type(exc).__name__}: {exc}")
+        if report.get("config_error"):
+            home.forget_settings()  # interactive callers see the error again
+    _tick_done(home, started, report)
+    _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
+                      or report.get("housekeeping_error"))
+    return report, threads
+
+
+def _start_runs(home, claims, report):
+    """Start a thread per claimed run; return the threads."""
+    import threading
+
+    threads = []
+    with home.runs.lock:  # counted before any starts: the group commit waits for them all
+        home.runs.inflight += len(claims)
+    for claim in claims:
+        report["dispatched"].append(claim)
+        thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
+                                  daemon=True, name=f"hermes-cron-{claim.job['id']}")
+        thread.start()
+        threads.append(thread)
+    if claims:
+        home.heartbeat.start(home)
+    return threads
+
+
+def _tick_settings(home, report):
+    """Load the config for a tick; a bad key only stops the jobs that need it.
+
+    Jobs that do not depend on a broken key keep running; the error is
+    reported (``config_error``) and the tick counts as failed.
+    """
+    error = home.reload_settings()  # every tick reads the config afresh
+    if error:
+        report["config_error"] = error
+
+
+def _after_runs(home, live=None):
+    """Prune after runs: the floors of the jobs that ran; with *live*, the daily sweep."""
+    home.heartbeat.stop_if_idle(home.runs)
+    ran, home.ran = home.ran, set()
+    if not ran and live is None:
+        return  # nothing finished: nothing can have become prunable
+    if home.ledger.exists():
+        home.ledger.prune(ran, live, home.now())
+    if ran and home.deliveries.exists():
+        home.deliveries.prune()
+
+
+def _write_tick_files(home, now, error):
+    """Write the heartbeat, and the last success or the last error (a text or exception)."""
+    # Decimal epochs, as upstream writes them (its 0.19 reads nothing else).
+    epoch = repr(now.timestamp())
+    _write_small(home, _HEARTBEAT_FILE, f"{epoch} {os.getpid()}\n")
+    if error is None:
+        _write_small(home, _SUCCESS_FILE, f"{epoch}\n")
+        try:
+            os.unlink(os.path.join(home.path, _ERROR_FILE))
+        except FileNotFoundError:
+            pass
+    else:
+        message = " ".join(redact(str(error) or type(error).__name__).split())
+        _write_small(home, _ERROR_FILE, f"{epoch}\n{message}\n")
+
+
+def _write_small(home, name, text):
+    # Heartbeats are advisory and rewritten every minute: rename for
+    # atomicity, but skip the fsyncs that make jobs.json durable.
+    path = os.path.join(home.path, name)
+    try:
+        _replace_small(path, text)
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from None
+
+
+def _scan_and_claim(home, now, report):
+    """Steps 2-5 of the tick: reconcile, gather the facts, plan, apply."""
+    ledger, store = home.ledger, home.store
+    with store.lock():
+        if store.nothing_due(now):
+            return _idle_scan(home, now, report)
+        doc, jobs = store.load()
+        repaired = False
+        for job in jobs:  # a hand-written record without an id gets one, as upstream does
+            if isinstance(job, dict) and not isinstance(job.get("id"), str):
+                job["id"] = os.urandom(6).hex()
+                repaired = True
+        records = [j for j in jobs if isinstance(j, dict)]
+        reconciled = _reconcile(home, records, now, report)
+        if ledger.take_history_lost():
+            report["lost"] = [(j.get("id"), j.get("last_run_at")) for j in ledger.lacking(records)]
+        facts = _gather(home, records, now)
+        decisions = _plan(records, facts)
+        if any(d.action == "fire" for d in decisions):
+            room = max(facts.settings["max_parallel"] - ledger.count_active(), 0)
+            decisions = _fit_capacity(decisions, records, room, facts)
+        due = _apply_decisions(home, doc, jobs, records, decisions, now, report, repaired)
+        return due, reconciled or bool(due), {j["id"] for j in records}
+
+
+def _idle_scan(home, now, report):
+    """The common tick: no job due, none running.
+
+    Rows of removed jobs and dead processes still get settled once per reap
+    period, and once a day the sweep drops the rows of jobs removed by hand.
+    """
+    ledger = home.ledger
+    reaped, live = _reap_due(home, now), None
+    if reaped and ledger.exists():
+        report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(set(), now)
+        if ledger.sweep_due(now):
+            live = {j.get("id") for j in home.store.load()[1] if isinstance(j, dict)}
+    return [], reaped, live
+
+
+def _reconcile(home, records, now, report):
+    """Settle dead owners' rows on every full scan (a killed ``run`` can leave a row no
+    claim names); True when a claim, a pending slot or the reap period also asks for
+    the housekeeping (rows no claim names, pending deliveries)."""
+    due = any(j.get("fire_claim") or j.get("pending_slot") for j in records) \
+        or _reap_due(home, now)
+    report["reconciled"] = home.ledger.reconcile(now)
+    if due:
+        report["reconciled"] += home.ledger.settle_unclaimed(
+            {j["fire_claim"].get("execution_id") for j in records
+             if isinstance(j.get("fire_claim"), dict)}, now)
+    return due
+
+
+def _reap_due(home, now):
+    """True once per reap period: rows of removed jobs need reconciling too."""
+    last = _stamp_file(home, _SUCCESS_FILE)[0]
+    if last is None:
+        return True
+    return int(now.timestamp()) // _REAP_EVERY != int(last) // _REAP_EVERY
+
+
+def _alert_missed(home, report, now):
+    """Open an incident and send a failure alert for each one-shot that missed its time.
+
+    The jobs are retired and recorded already: an alert that fails is only said.
+    """
+    try:
+        _alert_each(home, report.pop("missed", []), now)
+    except Exception as exc:
+        report["drain_error"] = redact(f"missed one-shot alert: {type(exc).__name__}: {exc}")
+
+
+def _alert_each(home, missed, now):
+    incidents, hours = home.incidents, home.settings["failure_repeat_alert_hours"]
+    for job, note, document in missed:
+        incident = incidents.record(job["id"], note, document, now)
+        if incidents.withhold(incident, now, hours):
+            continue
+        content = redact(f"Cron job '{job.get('name') or job['id']}' ({job['id']}) missed "
+                         f"its one-shot run and was retired:\n\n{note}")
+        delivery, _ = _deliver(home, job, os.urandom(16).hex(), None, content, True, now)
+        if delivery == "delivered":
+            incidents.alerted(incident["id"], now)
+
+
+# --- 19.1 Applying the plan --------------------------------------------------
 
 def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=False):
     """Write the decisions in the crash-safe order; return the claims to run.
@@ -7261,378 +7695,7 @@ def _advance(home, claim, now):
                             "kind": claim.kind}
 
 
-def _run_claim(home, claim, report=None, counted=False):
-    """Run a claimed job and record it: running, run, document, job, row.
-
-    In a tick (*report* given) a storage error that stops the run's own
-    bookkeeping fails the tick (``housekeeping_error``) and leaves the row to
-    the next tick; the other runs go on.  Otherwise it is raised.  *counted*:
-    the caller already counted the run in flight.
-    """
-    runs = home.runs
-    if not counted:
-        with runs.lock:
-            runs.inflight += 1
-    try:
-        _run_claimed(home, claim)
-    except Exception as exc:
-        if report is None or not _storage_error(exc):
-            raise
-        claim.outcome = _Outcome("error", error=str(exc))
-        report.setdefault("housekeeping_error", redact(f"execution {claim.eid}: {exc}"))
-    finally:
-        with runs.lock:
-            runs.inflight -= 1
-        home.books.poke()
-        _notify(home, "finished", claim)
-
-
-def _run_claimed(home, claim):
-    ledger, eid = home.ledger, claim.eid
-    if not ledger.start(eid, home.now()):
-        return
-    job = claim.job
-    start_ping = _ping_start(home, job, eid)
-    outcome = _execute(home, job, eid, home.runs)
-    with home.runs.lock:
-        if eid in home.runs.interrupted:
-            home.runs.interrupted.discard(eid)
-            outcome.note = "interrupted"  # by the operator: no incident, no alert
-    finished = home.now()
-    document = None
-    try:
-        document = _write_output(home, job, eid, finished, outcome)
-    except (OSError, HermesCronError) as exc:
-        outcome = _Outcome("error", error=f"could not write the output document: {exc}")
-    if outcome.note == "BLOCKED":
-        ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
-    delivery_error = None
-    try:
-        delivery, delivery_error = _report_run(home, claim, outcome, document, finished)
-    except Exception as exc:  # the queue itself failed: say so, never lose the run
-        delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
-                                                    f"{exc}")
-    # The ledger row first: from its commit on the result is durable, and
-    # whoever next holds the job store applies it to the job record if this
-    # process cannot (a busy lock, a full disk, a kill).
-    ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
-    home.ran.add(job["id"])
-    home.books.apply(home, (job["id"], eid, _Result(
-        outcome.ok, outcome.status, outcome.error, delivery_error), finished,
-        claim.source != "builtin"))
-    claim.outcome = outcome
-    _ping_end(home, job, eid, outcome.ok, start_ping)
-
-
-def _report_run(home, claim, outcome, document, now):
-    """Deliver a run's result or failure alert and keep its incidents; return the outcome.
-
-    Returns (delivery_outcome, delivery error or None).  A failure alert is
-    withheld (``suppressed_acked``) while its incident is closed or was
-    alerted less than ``failure_repeat_alert_hours`` ago.
-    """
-    job, eid, incidents = claim.job, claim.eid, home.incidents
-    settings = home.settings
-    if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
-        return "suppressed", None
-    if outcome.ok:
-        incidents.resolve(job["id"], delivery=False, now=now)
-        if outcome.silent:
-            return "suppressed", None
-        content, for_failure, incident = _success_content(home, job, outcome.response), False, None
-    else:
-        incident = incidents.record(job["id"], outcome.error or "unknown failure", document, now)
-        if incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
-            return "suppressed_acked", None
-        content, for_failure = _failure_content(job, outcome, now), True
-        streak = (job.get("failure_streak") or 0) + 1
-        threshold = settings["failure_nudge_threshold"]
-        if threshold and streak >= threshold:
-            content += (f"\n\nThis job has failed {streak} runs in a row: worth a review. Fix "
-                        f"its prompt or configuration, or stop it with: python -m hermes_cron "
-                        f"pause {job['id']}")
-    delivery, error = _deliver(home, job, eid, claim.instant, content, for_failure, now)
-    if delivery == "delivered":
-        incidents.resolve(job["id"], delivery=True, now=now)
-        if incident is not None:
-            incidents.alerted(incident["id"], now)
-    elif delivery == "failed":
-        incidents.record(job["id"], error, document, now, failure_type="delivery")
-    return delivery, error
-
-
-class _Result:
-    """What a finished run leaves on its job record."""
-
-    __slots__ = ("ok", "status", "error", "delivery_error")
-
-    def __init__(self, ok, status, error, delivery_error):
-        self.ok, self.status, self.error, self.delivery_error = ok, status, error, delivery_error
-
-    @classmethod
-    def of_row(cls, row):
-        """The result of a finished ledger row whose job record was never updated."""
-        ok = row["status"] == "completed"
-        failed_delivery = "delivery failed (see 'deliveries')" \
-            if row.get("delivery_outcome") == "failed" else None
-        return cls(ok, "ok" if ok else "error", row.get("error"), failed_delivery)
-
-
-def _apply_result(job, eid, result, now, manual, zone):
-    """Record a finished run on its job (in place) and move its schedule on.
-
-    Only while the job still holds the run's claim: a removed job or a claim
-    taken over is left alone (False).  A run that succeeded but whose delivery
-    failed is ``delivery_failed``; it does not count toward the failure streak.
-    """
-    claim = job.get("fire_claim")
-    if not isinstance(claim, dict) or claim.get("execution_id") != eid:
-        return False
-    for key in ("pending_slot", "manual_run_at"):
-        job.pop(key, None)
-    job["fire_claim"] = None  # cleared as upstream clears it
-    job["last_run_at"] = _iso(now.astimezone(zone))
-    job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
-        result.status
-    job["last_error"] = None if result.ok else _keep_tail(redact(result.error or ""), 500)
-    job["last_delivery_error"] = redact(result.delivery_error)[:500] \
-        if result.delivery_error else None
-    streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
-    job["failure_streak"] = 0 if result.ok else streak + 1
-    schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-    if manual:
-        return True
-    # The fire was counted toward repeat when it was claimed (see _advance).
-    if schedule.get("kind") == "once" or _once_done(job):
-        job.update(enabled=False, state="completed", next_run_at=None)
-    return True
-
-
-class _Bookkeeper:
-    """Applies finished runs to jobs.json in batches: a group commit.
-
-    A run's result is durable in the ledger before it arrives here; the job
-    record only summarizes it.  Each finishing run queues its result, and one
-    thread at a time writes every result queued so far in one store write.
-    A write costs the whole store, so after one the next waits (a few times
-    as long as the write took, at least a quarter second) unless every run in
-    flight has already queued: a thousand runs that end together cost a
-    handful of writes, and a lone run is written at once.  A write that fails
-    (a busy, corrupt or full store) loses nothing: the next tick finds the
-    claim of a finished row and applies the row's result.
-    """
-
-    def __init__(self):
-        import threading
-
-        self._queue, self._writer = [], threading.Lock()
-        self._queued = threading.Condition()
-        self._next_write = 0.0
-        self._arrived = 0  # runs inside apply(): their results are queued or written
-
-    def apply(self, home, entry):
-        """Queue ``(job_id, eid, result, finished, manual)``; return once it is written."""
-        with self._queued:
-            self._queue.append(entry)
-            self._arrived += 1
-            self._queued.notify_all()
-        try:
-            self._write(home)
-        finally:
-            with self._queued:
-                self._arrived -= 1
-
-    def poke(self):
-        """Wake a waiting writer: a run in flight ended (or will bring nothing)."""
-        with self._queued:
-            self._queued.notify_all()
-
-    def _write(self, home):
-        with self._writer:
-            with self._queued:
-                # Wait (within the gap) only while some run is still running:
-                # its result may come along with this batch.
-                while self._queue and home.runs.inflight > self._arrived:
-                    wait = self._next_write - time.monotonic()
-                    if wait <= 0:
-                        break
-                    self._queued.wait(wait)
-                batch, self._queue = self._queue, []
-            if not batch:
-                return  # the writer before us took ours along
-            started = time.monotonic()
-            try:
-                _apply_batch(home, batch)
-            except (HermesCronError, OSError):
-                pass  # the ledger has every result: the next tick applies them
-            took = time.monotonic() - started
-            self._next_write = time.monotonic() + max(_BATCH_GAP, 3 * took)
-
-
-def _apply_batch(home, batch):
-    store = home.store
-    with store.locked() as (doc, jobs):
-        by_id = {}
-        for job in jobs:
-            if isinstance(job, dict):
-                by_id.setdefault(job.get("id"), job)
-        changed = False
-        for job_id, eid, result, finished, manual in batch:
-            job = by_id.get(job_id)
-            if job is not None and _apply_result(job, eid, result, finished, manual,
-                                                 _safe_zone(home, job)):
-                changed = True
-        if changed:
-            store.save(doc, jobs, home.now())
-
-
-class _FireHeartbeat:
-    """Refreshes the fire_claim of this process's running jobs every minute."""
-
-    def __init__(self):
-        import threading
-
-        self._thread = None
-        self._stop = threading.Event()
-
-    def start(self, home):
-        import threading
-
-        if self._thread is None or not self._thread.is_alive():
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._beat, args=(home,), daemon=True,
-                                            name="hermes-cron-heartbeat")
-            self._thread.start()
-
-    def stop_if_idle(self, runs):
-        if runs.inflight == 0:
-            self._stop.set()
-
-    def _beat(self, home):
-        while not self._stop.wait(_FIRE_CLAIM_HEARTBEAT):
-            mine = _identity()["process_id"]
-
-            def change(jobs):
-                for job in jobs:
-                    claim = job.get("fire_claim") if isinstance(job, dict) else None
-                    if isinstance(claim, dict) and str(claim.get("by", "")).endswith(mine):
-                        claim["at"] = _iso(home.now())
-
-            try:
-                home.store.mutate(change, home.now())
-            except HermesCronError:
-                pass  # the next beat tries again; the TTL is five beats long
-
-
-class _Scheduler:
-    """The scheduler of one home: the stores and the state every tick and run shares.
-
-    It owns the stores (``store``, ``ledger``, ``notepad``, ``deliveries``,
-    ``incidents``), the runs in flight in this process (``runs``), the
-    fire-claim heartbeat, the group commit of finished runs (``books``), the
-    jobs that ran since the last prune (``ran``), the log of ``tick`` and
-    ``daemon`` (``observer``, see :func:`_notify`) and the settings of this
-    pass (``bad_config``: the keys a tolerant load had to drop).  The
-    functions of the sections around it take it as their *home* argument;
-    ``CronHome`` is the public facade over it.
-    """
-
-    def __init__(self, path, clock, environ, lock_timeout, runner):
-        self.path, self.clock, self.environ, self.runner = path, clock, environ, runner
-        self.store = _JobStore(path, lock_timeout)
-        self.ledger = _Ledger(path, environ)
-        self.notepad = _Notepad(path, environ)
-        self.deliveries = _Deliveries(path, environ)
-        self.incidents = _Incidents(self.ledger)
-        self.runs = _Runs()
-        self.heartbeat = _FireHeartbeat()
-        self.books = _Bookkeeper()
-        self.ran = set()
-        self.observer = None
-        self.bad_config = {}
-        self.config_warnings = []
-        self._settings = None
-        self._default_zone = None  # (settings, zone variables, the zone they gave)
-
-    @property
-    def settings(self):
-        """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
-        if self._settings is None:
-            self._settings, self.config_warnings, _ = _load_config(self.path, self.environ)
-            _remember_secrets(self._settings, self.environ)
-        return self._settings
-
-    @property
-    def loaded_settings(self):
-        """The settings if this pass loaded them already, else None (nothing is read)."""
-        return self._settings
-
-    def reload_settings(self):
-        """Read the config afresh for a tick; a bad key only stops the jobs that need it.
-
-        Returns the error text of the keys a tolerant load dropped (they are
-        in ``bad_config``), or None for a clean config.
-        """
-        self._settings, self.bad_config = None, {}
-        try:
-            self.settings  # noqa: B018 (read for its validation)
-        except InvalidInputError:
-            self._settings, self.config_warnings, self.bad_config = _load_config(
-                self.path, self.environ, tolerant=True)
-            _remember_secrets(self._settings, self.environ)
-            return "; ".join(dict.fromkeys(self.bad_config.values()))
-        return None
-
-    def forget_settings(self):
-        """Drop the loaded settings: the next reader loads (and validates) them again."""
-        self._settings = None
-
-    def now(self):
-        """Return the clock's current instant as an aware UTC datetime."""
-        now = self.clock()
-        if now.tzinfo is None:
-            raise ValueError("the clock must return an aware datetime")
-        return now.astimezone(_UTC)
-
-    @property
-    def scripts_dir(self):
-        """The directory job scripts must live in."""
-        configured = self.settings.get("scripts_dir")
-        if configured:
-            return os.path.join(self.path, os.path.expanduser(configured))
-        return os.path.join(os.path.dirname(self.path), "scripts")
-
-    @property
-    def skills_dir(self):
-        """The directory searched for ``<name>/SKILL.md`` skill files."""
-        configured = self.settings.get("skills_dir")
-        if configured:
-            return os.path.join(self.path, os.path.expanduser(configured))
-        return os.path.join(os.path.dirname(self.path), "skills")
-
-    def zone(self, job=None):
-        """Return the zone of *job* (or the home's default zone)."""
-        if isinstance(job, dict) and job.get("tz"):
-            return _job_zone(job, self.settings, self.environ)
-        # The default zone is resolved once per configuration load (every
-        # tick reloads it) and zone environment: a thousand jobs need not read
-        # /etc/localtime each.
-        settings = self.settings
-        env = (self.environ.get("HERMES_TIMEZONE"), self.environ.get("TZ"))
-        cached = self._default_zone
-        if cached is None or cached[0] is not settings or cached[1] != env:
-            cached = self._default_zone = (settings, env, _job_zone({}, settings, self.environ))
-        return cached[2]
-
-    def jobs(self, include_all=True):
-        """Return the job records (dicts); without *include_all*, not completed ones."""
-        jobs = [j for j in self.store.load()[1] if isinstance(j, dict)]
-        return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
-
-    def job(self, ref):
-        """Return the job with id or (case-insensitive, unique) name *ref*."""
-        return _find_job(self.store.load()[1], ref)
-
+# --- 19.2 Firing outside the tick --------------------------------------------
 
 def _run_now(home, ref, occurrence=None):
     """Fire a job synchronously outside its schedule; return (row, existing)."""
@@ -7780,47 +7843,7 @@ def _stale_occurrence(home, job, instant, now):
     return None
 
 
-def _status(home):
-    """Heartbeat age, last tick, next due and overdue jobs (reads only)."""
-    now = home.now()
-    epoch = now.timestamp()
-    beat, pid = _stamp_file(home, _HEARTBEAT_FILE)
-    success = _stamp_file(home, _SUCCESS_FILE)[0]
-    error = _read_text(os.path.join(home.path, _ERROR_FILE))
-    age = int(epoch - beat) if beat is not None else None
-    jobs = home.jobs()
-    runnable = [j for j in jobs if _job_is_runnable(j)]
-    dated = sorted(((d, j) for j in runnable
-                    for d in [_parse_stored(j.get("next_run_at"))] if d is not None),
-                   key=lambda pair: pair[0])
-    # A job capacity holds back is due and waiting its turn, not missed.
-    held = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
-             "held_since": j.get("capacity_wait_since")}
-            for d, j in dated if d <= now and j.get("capacity_wait_since")]
-    overdue = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
-                "late_seconds": int((now - d).total_seconds())}
-               for d, j in dated if (now - d).total_seconds() > _MIN_GRACE
-               and not j.get("capacity_wait_since")]
-    upcoming = next(((d, j) for d, j in dated if d > now), None)
-    return {
-        "home": home.path,
-        "heartbeat_age_seconds": age,
-        "ticker_pid": pid,
-        "stalled": age is None or not -60 <= age <= _STALLED_AFTER,  # future stamps too
-        "last_success": _iso(datetime.fromtimestamp(int(success), _UTC))
-        if success is not None else None,
-        "last_error": error.split("\n", 1)[1] if error and "\n" in error else error,
-        "jobs": len(jobs),
-        "active_jobs": len(runnable),
-        "running": home.ledger.count_active(),
-        "next_due": {"job_id": upcoming[1].get("id"), "name": upcoming[1].get("name"),
-                     "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
-        "overdue": overdue,
-        "held_back": held,
-        "failed": [{"job_id": j.get("id"), "name": j.get("name"), "last_error": j.get("last_error")}
-                   for j in jobs if _job_state(j) == "error"],
-    }
-
+# --- 19.3 The daemon ---------------------------------------------------------
 
 def _daemon(home, stop, drain, on_report=None):
     """The daemon loop behind ``CronHome.daemon``.
@@ -7900,9 +7923,53 @@ def _drain_runs(home, threads, drain, grace, say):
     _after_runs(home)
 
 
-# --- 13.3 Observability: status counts, one job in full, metrics -------------
+# =============================================================================
+# 20. Observability
+#    What a probe or a dashboard reads: status, one job in full, metrics.
+# =============================================================================
 
-_TICK_DURATION_FILE = ".tick.duration"
+def _status(home):
+    """Heartbeat age, last tick, next due and overdue jobs (reads only)."""
+    now = home.now()
+    epoch = now.timestamp()
+    beat, pid = _stamp_file(home, _HEARTBEAT_FILE)
+    success = _stamp_file(home, _SUCCESS_FILE)[0]
+    error = _read_text(os.path.join(home.path, _ERROR_FILE))
+    age = int(epoch - beat) if beat is not None else None
+    jobs = home.jobs()
+    runnable = [j for j in jobs if _job_is_runnable(j)]
+    dated = sorted(((d, j) for j in runnable
+                    for d in [_parse_stored(j.get("next_run_at"))] if d is not None),
+                   key=lambda pair: pair[0])
+    # A job capacity holds back is due and waiting its turn, not missed.
+    held = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
+             "held_since": j.get("capacity_wait_since")}
+            for d, j in dated if d <= now and j.get("capacity_wait_since")]
+    overdue = [{"job_id": j.get("id"), "name": j.get("name"), "next_run_at": j["next_run_at"],
+                "late_seconds": int((now - d).total_seconds())}
+               for d, j in dated if (now - d).total_seconds() > _MIN_GRACE
+               and not j.get("capacity_wait_since")]
+    upcoming = next(((d, j) for d, j in dated if d > now), None)
+    return {
+        "home": home.path,
+        "heartbeat_age_seconds": age,
+        "ticker_pid": pid,
+        "stalled": age is None or not -60 <= age <= _STALLED_AFTER,  # future stamps too
+        "last_success": _iso(datetime.fromtimestamp(int(success), _UTC))
+        if success is not None else None,
+        "last_error": error.split("\n", 1)[1] if error and "\n" in error else error,
+        "jobs": len(jobs),
+        "active_jobs": len(runnable),
+        "running": home.ledger.count_active(),
+        "next_due": {"job_id": upcoming[1].get("id"), "name": upcoming[1].get("name"),
+                     "next_run_at": upcoming[1]["next_run_at"]} if upcoming else None,
+        "overdue": overdue,
+        "held_back": held,
+        "failed": [{"job_id": j.get("id"), "name": j.get("name"), "last_error": j.get("last_error")}
+                   for j in jobs if _job_state(j) == "error"],
+    }
+
+
 _OPEN_INCIDENTS = ("detected", "alerted")
 _RECENT = timedelta(hours=24)  # the window of the 'status' counts of failures and skips
 _METRIC_PREFIX = "hermes_cron_"
@@ -8131,32 +8198,10 @@ def _write_metrics_textfile(home, path):
         raise _as_storage_error(exc, path) from None
 
 
-def _tick_done(home, started, report):
-    """Record the tick's duration; with config ``metrics_textfile``, refresh that file.
-
-    An empty tick stays cheap: without the textfile it writes nothing here
-    (one more small file would cost it a third more), so the duration on
-    record is the last tick's that fired, skipped or settled something.  A
-    failure is the tick's housekeeping error.
-    """
-    try:
-        settings = home.loaded_settings or _load_config(home.path, home.environ,
-                                                        tolerant=True)[0]
-        textfile = settings.get("metrics_textfile")
-        if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
-            _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
-        if textfile:
-            _write_metrics_textfile(home, textfile)
-    except Exception as exc:
-        if not (_storage_error(exc) or isinstance(exc, HermesCronError)):
-            raise
-        report.setdefault("housekeeping_error", redact(f"metrics: {exc}"))
-
-
 # =============================================================================
-# 14. Reports
-#     Read-only answers for an operator: doctor's findings and why a job did
-#     or did not run at its last slot.
+# 21. Reports
+#    Read-only answers for an operator: doctor's findings and why a job did
+#    or did not run at its last slot.
 # =============================================================================
 
 _DOCTOR_OVERDUE = 300
@@ -8529,8 +8574,8 @@ def _why(home, ref):
 
 
 # =============================================================================
-# 15. Export
-#     Definitions that run this home from cron(8), systemd or Kubernetes.
+# 22. Export
+#    crontab, systemd and Kubernetes definitions that fire the jobs.
 # =============================================================================
 
 _DOW_SYSTEMD = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
@@ -8791,18 +8836,10 @@ def _shell_quote(text):
 
 
 # =============================================================================
-# 16. Cron home
-#     The public facade: one object per home directory.
+# 23. Changing jobs
+#    What the API and apply share: creating a job, the fields it takes,
+#    the rule inside a job, forgetting a removed one.
 # =============================================================================
-
-
-def _home_path(environ):
-    if environ.get(_ENV_PREFIX + "HOME"):
-        return environ[_ENV_PREFIX + "HOME"]
-    if environ.get("HERMES_HOME"):
-        return os.path.join(environ["HERMES_HOME"], "cron")
-    return os.path.join(os.path.expanduser("~"), ".hermes", "cron")
-
 
 _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
 _EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
@@ -8817,6 +8854,522 @@ def _check_not_in_job(home, command):
         raise InvalidInputError(
             f"'{command}' is refused inside a running job (HERMES_CRON_JOB_ID={job_id})",
             None, "set allow_agent_scheduling to true in config.json to let jobs change jobs")
+
+
+def _forget_job(home, job):
+    """Delete what a removed job leaves beside the store: output, notepad, ledger rows."""
+    import shutil
+
+    job_id = job.get("id")
+    if isinstance(job_id, str) and _safe_component(job_id):
+        try:  # never delete through a symlink that leads out of the home
+            shutil.rmtree(_output_dir(home, job_id), ignore_errors=True)
+        except InvalidInputError:
+            pass
+        home.notepad.clear(job_id)
+    if isinstance(job_id, str):
+        home.ledger.forget(job_id, home.now())
+
+
+def _plain_fields(fields, clearing=False):
+    """Validate the plain text fields of a job; ``""`` clears them when *clearing*."""
+    out = {}
+    for key, value in fields.items():
+        if value is None or (clearing and value == "" and key != "prompt"):
+            out[key] = None
+            continue
+        if not isinstance(value, str):
+            raise InvalidInputError(f"{key} must be text", value, f"pass {key} as a string")
+        value = value.strip()
+        if key == "tz" and value:
+            _zone(value)
+        if key == "workdir" and value:
+            value = os.path.expanduser(value)
+        if key == "base_url":
+            value = value.rstrip("/")
+        out[key] = value if value or key == "prompt" else None
+    return out
+
+
+def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
+             skills=None, script=None, no_agent=False, context_from=None, model=None,
+             provider=None, base_url=None, workdir=None, paused=False, reason=None,
+             failure_deliver=None, allow_scan=None):
+    """``CronHome.add_job`` on the scheduler *home* (its store may be a job list in memory)."""
+    _check_not_in_job(home, "add")
+    now = home.now()
+    settings = home.settings
+    fields = {"prompt": prompt, "tz": tz, "script": script, "workdir": workdir,
+              "base_url": base_url, "provider": provider, "model": model}
+    job = _plain_fields(fields)
+    zone = home.zone(job)
+    parsed = parse_schedule(schedule, now=now, tz=zone)
+    skills = _check_skills(skills)
+    times = _normalize_repeat(repeat)
+    if parsed["kind"] == "once" and times is None:
+        times = 1
+    job.update(
+        id=os.urandom(6).hex(), skills=skills, skill=skills[0] if skills else None,
+        no_agent=bool(no_agent), schedule=parsed, schedule_display=parsed["display"],
+        repeat={"times": times, "completed": 0}, enabled=not paused,
+        state="paused" if paused else "scheduled",
+        paused_at=_iso(now.astimezone(zone)) if paused else None,
+        paused_reason=(reason or _DEFAULT_PAUSE_REASON) if paused else None,
+        created_at=_iso(now.astimezone(zone)), last_run_at=None, last_status=None,
+        last_error=None, last_delivery_error=None, failure_streak=0,
+        deliver=_check_deliver(deliver))
+    if failure_deliver:
+        job["failure_deliver"] = _check_deliver(failure_deliver)
+    if reason and not paused:
+        raise InvalidInputError("a pause reason needs --paused", reason,
+                                "add --paused or drop --reason")
+    job["name"] = _job_name(name, job)
+    allow = _check_allow_scan(allow_scan)
+    if allow:
+        job["allow_scan"] = allow
+    _check_job(job, settings, home.scripts_dir, now, zone)
+    _check_prompt_safe(job["prompt"], allow or ())
+    job["next_run_at"] = None if paused else _next_run(parsed, zone, now)
+
+    def change(jobs):
+        job["context_from"] = _resolve_context(jobs, context_from, job["id"])
+        _check_name(jobs, job)
+        if isinstance(name, str) and name.strip():  # a name derived from the prompt may repeat
+            _check_unique_name(jobs, job)
+        jobs.append(_ordered(job))
+        return jobs[-1]
+
+    return home.store.mutate(change, now)
+
+
+# --- 23.1 Declarative jobs: apply and export jobs ----------------------------
+
+# add_job keywords a jobs file may not set: a pause is the operator's, not the file's.
+_UNDECLARED = ("paused", "reason")
+
+
+def _declared_fields():
+    """The fields of a jobs file: ``name``, then add_job's keywords (its one table).
+
+    Each is stored under its own name, so a field ``add_job`` learns is one
+    ``apply`` and ``export jobs`` handle with no change here.
+    """
+    import inspect
+
+    params = [n for n in inspect.signature(_add_job).parameters
+              if n not in ("home", "name") + _UNDECLARED]
+    return ["name"] + params
+
+
+class _ListStore:
+    """A job list standing in for jobs.json, so ``apply`` can build its jobs with
+    ``add_job`` (every check included) and write the store once."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+
+    def mutate(self, change, now):
+        return change(self.jobs)
+
+
+def _schedule_text(schedule):
+    """A stored schedule in a form ``parse_schedule`` reads back to the same schedule."""
+    if not isinstance(schedule, dict):
+        return schedule
+    if schedule.get("kind") == "once":
+        return schedule.get("run_at")
+    if schedule.get("kind") == "interval":
+        return f"every {schedule.get('minutes')}m"
+    display = schedule.get("display")
+    if isinstance(display, str) and _parse_phrase(" ".join(display.split())) == schedule.get(
+            "expr"):
+        return display  # "weekdays at 9:30" reads better than its expression
+    return schedule.get("expr")
+
+
+def _file_value(job, key, names):
+    """Field *key* of a stored job as a jobs file holds it (add_job's form)."""
+    value = job.get(key)
+    if key == "schedule":
+        return _schedule_text(value)
+    if key == "repeat":
+        return value.get("times") if isinstance(value, dict) else None
+    if key == "context_from" and isinstance(value, list):
+        return [names.get(v, v) for v in value]  # a name still means something in another home
+    return value
+
+
+def _same_field(key, old, new):
+    if key == "schedule":
+        strip = (lambda s: {k: v for k, v in s.items() if k != "display"}
+                 if isinstance(s, dict) else s)
+        return strip(old) == strip(new)
+    if key == "repeat":
+        return (old or {}).get("times") == (new or {}).get("times")
+    blank = (None, False, "", [], {})  # an upstream record may lack a key add_job writes
+    return old == new or (old in blank and new in blank)
+
+
+def _unique_names(jobs):
+    """Map job ids to their names, where a name is unique (case-insensitively)."""
+    folded = {}
+    for job in jobs:
+        if isinstance(job.get("name"), str):
+            folded.setdefault(job["name"].strip().casefold(), []).append(job)
+    return {group[0].get("id"): group[0]["name"] for group in folded.values()
+            if len(group) == 1}
+
+
+def _jobs_file(home, refs):
+    """The jobs of *home* (or those *refs* name) as a jobs file: a list ``apply`` takes.
+
+    Completed one-shots are left out: their time has passed, so they could
+    not be created again.  Raises ``InvalidInputError`` when two jobs share a
+    name, since a file matches jobs by name.
+    """
+    jobs = [j for j in home.jobs() if _job_state(j) != "completed"]
+    names = _unique_names(jobs)
+    if refs:
+        wanted = [_find_job(jobs, ref).get("id") for ref in refs]
+        jobs = [j for j in jobs if j.get("id") in wanted]
+    twins = [j for j in jobs if j.get("id") not in names]
+    if twins:
+        raise InvalidInputError(
+            f"jobs {', '.join(str(j.get('id')) for j in twins)} share a name (or have none), "
+            f"and a jobs file matches jobs by name", twins[0].get("name"),
+            "give each a name of its own: 'edit ID --name NEW'")
+    out = []
+    for job in jobs:
+        _checked_schedule(job.get("schedule"), job)
+        entry = {}
+        for key in _declared_fields():
+            value = _file_value(job, key, names)
+            if value not in (None, False, "", []):
+                entry[key] = value
+        out.append(entry)
+    return out
+
+
+def _check_jobs_file(entries, fields):
+    """Refuse a jobs file that is not a list of entries ``apply`` can read, naming the entry."""
+    if not isinstance(entries, list):
+        raise InvalidInputError("a jobs file must hold a JSON list of jobs", type(entries).__name__,
+                                'write [{"name": "digest", "schedule": "0 9 * * *", ...}]')
+    types = dict(_FIELD_TYPES, name=str, schedule=str)
+    seen = {}
+    for index, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise InvalidInputError(f"jobs file entry {index} must be a JSON object", entry,
+                                    'write {"name": "digest", "schedule": "0 9 * * *", ...}')
+        name = entry.get("name")
+        where = f"jobs file entry {index}" + (f" ({name!r})" if isinstance(name, str) else "")
+        for key in entry:
+            if key not in fields:
+                raise InvalidInputError(f"{where}: unknown field", key,
+                                        f"use {', '.join(fields)}")
+        for key in ("name", "schedule"):
+            value = entry.get(key)
+            if not isinstance(value, str) or not value.strip():
+                raise InvalidInputError(f"{where}: field {key!r} is required", value,
+                                        f"give each job a {key} (text)")
+        for key, value in entry.items():
+            kind = types.get(key)
+            if kind is not None and value is not None and (
+                    not isinstance(value, kind) or kind is list and not all(
+                        isinstance(v, str) for v in value)):
+                shown = "a list of text" if kind is list else _TYPE_NAMES[kind]
+                raise InvalidInputError(f"{where}: field {key!r} must be {shown}", value,
+                                        f"write {key} as {shown}")
+        folded = name.strip().casefold()
+        if folded in seen:
+            raise InvalidInputError(f"{where}: the name is also entry {seen[folded]}'s", name,
+                                    "give each job a name of its own (names match "
+                                    "case-insensitively)")
+        seen[folded] = index
+
+
+def _apply_entry(home, jobs, entry, fields, now):
+    """Create or update the job *entry* names in *jobs* (in place); return its plan step."""
+    import copy
+
+    folded = entry["name"].strip().casefold()
+    matches = [j for j in jobs if isinstance(j, dict) and isinstance(j.get("name"), str)
+               and j["name"].strip().casefold() == folded]
+    if len(matches) > 1:
+        ids = ", ".join(str(j.get("id")) for j in matches)
+        raise InvalidInputError(f"the name matches {len(matches)} jobs ({ids})", entry["name"],
+                                "rename all but one with 'edit ID --name NEW', or remove them")
+    current = matches[0] if matches else None
+    shadow = copy.copy(home)  # the same settings and checks, on a job list in memory
+    args = {k: v for k, v in entry.items() if k != "name" and v is not None}  # null: left out
+    if current is None:
+        shadow.store = _ListStore(jobs)  # add_job appends the new job to *jobs*
+        job = _add_job(shadow, name=entry["name"], **args)
+        return {"action": "create", "name": job["name"], "id": job["id"],
+                "changes": [{"field": k, "from": None, "to": v} for k, v in entry.items()
+                            if v is not None]}
+    shadow.store = _ListStore([j for j in jobs if j is not current])
+    schedule = current.get("schedule") if isinstance(current.get("schedule"), dict) else {}
+    if schedule.get("kind") == "once" and entry["schedule"].strip() == schedule.get("run_at"):
+        # The one-shot it already has, perhaps past by now: checked as of its own time.
+        run_at = _parse_stored(schedule["run_at"])
+        if run_at is not None:
+            shadow.clock = lambda: run_at
+    want = _add_job(shadow, name=entry["name"], **args)
+    names = _unique_names([j for j in jobs if isinstance(j, dict)])
+    new, changes = dict(current), []
+    for key in fields:
+        if _same_field(key, current.get(key), want.get(key)):
+            continue
+        changes.append({"field": key, "from": _file_value(current, key, names),
+                        "to": _file_value(want, key, names)})
+        if key == "repeat":
+            new["repeat"] = dict(current.get("repeat") or {"completed": 0},
+                                 times=want["repeat"]["times"])
+        elif key in want:
+            new[key] = want[key]
+        else:
+            new.pop(key, None)
+        if key == "schedule":
+            new["schedule_display"] = want["schedule_display"]
+        if key == "skills":
+            new["skill"] = want.get("skill")
+    if {c["field"] for c in changes} & {"schedule", "tz"}:
+        new.pop("pending_slot", None)
+        if _job_is_runnable(new):
+            new["next_run_at"] = _next_run(want["schedule"], home.zone(new), now)
+    current.clear()
+    current.update(new)
+    return {"action": "update" if changes else "unchanged", "name": new.get("name"),
+            "id": new.get("id"), "changes": changes}
+
+
+def _apply_plan(home, jobs, entries, fields, prune, now):
+    """Bring *jobs* (in place) to what *entries* declare; return the plan steps."""
+    plan = []
+    for index, entry in enumerate(entries, 1):
+        try:
+            plan.append(_apply_entry(home, jobs, entry, fields, now))
+        except HermesCronError as exc:
+            if isinstance(exc, (BusyError, StorageError)):
+                raise
+            field = "schedule: " if isinstance(exc, CronSyntaxError) else ""
+            raise InvalidInputError(f"jobs file entry {index} ({entry['name']!r}): "
+                                    f"{field}{exc.what}", exc.value, exc.fix) from None
+    if prune:
+        kept = {step["id"] for step in plan}
+        for job in [j for j in jobs if isinstance(j, dict) and j.get("id") not in kept]:
+            jobs.remove(job)
+            plan.append({"action": "delete", "name": job.get("name"), "id": job.get("id"),
+                         "changes": []})
+    return plan
+
+
+def _apply(home, entries, prune, dry_run):
+    """Make the store match a jobs file; return the plan (see ``CronHome.apply``)."""
+    _check_not_in_job(home, "apply")
+    fields = _declared_fields()
+    _check_jobs_file(entries, fields)
+    now = home.now()
+    if dry_run:
+        jobs = [dict(j) if isinstance(j, dict) else j for j in home.store.load()[1]]
+        plan = _apply_plan(home, jobs, entries, fields, prune, now)
+        for step in plan:
+            if step["action"] == "create":
+                step["id"] = None  # none is made
+        return plan
+    with home.store.locked() as (doc, jobs):
+        plan = _apply_plan(home, jobs, entries, fields, prune, now)
+        if any(step["action"] != "unchanged" for step in plan):
+            home.store.save(dict(doc), jobs, now)  # one write: all of the file, or none
+    for step in plan:
+        if step["action"] == "delete":
+            _forget_job(home, step)
+    return plan
+
+
+# =============================================================================
+# 24. Status site pages
+#    HTML for serve: no script, no external asset.
+# =============================================================================
+
+# No external assets, no script: the page must render under the server's CSP
+# (default-src 'none') and stay readable on a phone.
+_PAGE_CSS = """
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:.8rem;
+color:#1c1c1c;background:#fafafa}
+h1{font-size:1.3rem;margin:.2rem 0}h2{font-size:1.05rem;margin:1.2rem 0 .4rem}
+.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}
+th{font-weight:600;background:#f0f0f0}td.n{text-align:right}code{font-size:.9em}
+.ok{color:#13652b}.bad{color:#a4161a;font-weight:600}.dim{color:#6b6b6b}
+.banner{padding:.6rem .8rem;border-radius:.4rem;margin:.6rem 0;background:#e4f4e8}
+.banner.bad{background:#fbe3e4}dl{display:grid;grid-template-columns:max-content 1fr;
+gap:.2rem .9rem;margin:0}dt{color:#6b6b6b}dd{margin:0;overflow-wrap:anywhere}
+a{color:#0b57a4}time{white-space:nowrap}
+"""
+_BAD_STATUSES = ("error", "delivery_failed", "blocked_config", "failed", "unknown")
+
+
+def _h(value):
+    """*value* as HTML text: redacted, then escaped (``-`` for None)."""
+    import html
+
+    return "-" if value is None else html.escape(redact(str(value)), quote=True)
+
+
+def _job_href(job_id):
+    from urllib.parse import quote
+
+    return _h("/job/" + quote(str(job_id), safe=""))
+
+
+def _when_html(value):
+    """A stored time, shorter (no fraction, a space for the T) and never wrapped."""
+    if not isinstance(value, str):
+        return _h(value)
+    when = _parse_stored(value)
+    text = _iso(when.replace(microsecond=0)).replace("T", " ") if when else value
+    return f'<time datetime="{_h(value)}">{_h(text)}</time>'
+
+
+def _outcome_html(status):
+    css = "bad" if status in _BAD_STATUSES else "ok" if status in ("ok", "completed") else "dim"
+    return f'<span class="{css}">{_h(status)}</span>'
+
+
+def _html_table(head, rows, empty):
+    if not rows:
+        return f'<p class="dim">{_h(empty)}</p>'
+    cells = "".join(f"<th>{_h(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table><tr>{cells}</tr>{body}</table></div>'
+
+
+def _html_page(title, body):
+    return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta http-equiv="refresh" content="30"><title>{_h(title)}</title>'
+            f"<style>{_PAGE_CSS}</style></head><body>{body}</body></html>\n")
+
+
+def _ticker_html(info):
+    age = info["heartbeat_age_seconds"]
+    if age is None:
+        return ('<div class="banner bad">Ticker: no heartbeat. Is anything calling '
+                '<code>python -m hermes_cron tick</code> every minute?</div>')
+    if info["stalled"]:
+        return (f'<div class="banner bad">Ticker STALLED: last heartbeat {_h(age)} s ago '
+                f'(pid {_h(info["ticker_pid"])})</div>')
+    last = (f'; last tick failed: {_h(_error_summary(info["last_error"]))}'
+            if info["last_error"] else "")
+    return (f'<div class="banner{" bad" if last else ""}">Ticker alive: heartbeat {_h(age)} s '
+            f'ago (pid {_h(info["ticker_pid"])}){last}</div>')
+
+
+def _incidents_html(rows):
+    return _html_table(
+        ("Incident", "Job", "Type", "Last seen", "Error"),
+        [(_h(r["id"]), f'<a href="{_job_href(r["job_id"])}">{_h(r["job_id"])}</a>',
+          _h(r["failure_type"]), _when_html(r["last_seen_at"]),
+          _h(_error_summary(r["error"], 160)))
+         for r in rows], "No open incidents.")
+
+
+def _runs_html(rows, names=None):
+    out = []
+    for row in rows:
+        duration = _run_duration(row)
+        cells = [f"<code>{_h(row['id'][:12])}</code>"]
+        if names is not None:
+            cells.append(f'<a href="{_job_href(row["job_id"])}">'
+                         f'{_h(names.get(row["job_id"]) or row["job_id"])}</a>')
+        cells += [_outcome_html(row["status"]), _h(row["source"]), _when_html(row["claimed_at"]),
+                  _h(f"{duration:g} s" if duration is not None else None),
+                  _h(_error_summary(row["error"], 120) if row["error"] else "")]
+        out.append(cells)
+    head = ("Execution",) + (("Job",) if names is not None else ()) + (
+        "Status", "Source", "Claimed", "Took", "Error")
+    return _html_table(head, out, "No executions recorded.")
+
+
+def _status_page(home):
+    """The status site's front page: ticker, counts, jobs, recent runs, open incidents."""
+    info = home.status()
+    jobs, names = [], {}
+    for job in home.jobs():
+        names[job.get("id")] = job.get("name")
+        jobs.append((
+            f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
+            _h(_friendly_schedule(job, _safe_zone(home, job))), _h(_job_state(job)),
+            _when_html(job.get("next_run_at")), _when_html(job.get("last_run_at")),
+            _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0)))
+    counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
+              ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
+              ("open incidents", info["open_incidents"]),
+              ("deliveries pending", info["deliveries_pending"]),
+              ("deliveries retrying", info["deliveries_retrying"]),
+              ("deliveries failed (24 h)", info["deliveries_failed_24h"]),
+              ("held back (24 h)", info["held_back_24h"]), ("missed (24 h)", info["missed_24h"]))
+    body = (f"<h1>hermes_cron</h1><p class=\"dim\">{_h(info['home'])}</p>{_ticker_html(info)}"
+            "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in counts) + "</dl>"
+            "<h2>Jobs</h2>" + _html_table(("Job", "Schedule", "State", "Next run", "Last run",
+                                          "Last outcome", "Streak"), jobs, "No jobs.")
+            + "<h2>Recent runs</h2>" + _runs_html(home.runs(limit=20), names)
+            + "<h2>Open incidents</h2>" + _incidents_html(
+                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS])
+            + '<p class="dim">Refreshes every 30 s. <a href="/metrics">metrics</a> · '
+              '<a href="/api/status">status JSON</a></p>')
+    return _html_page("hermes_cron status", body)
+
+
+def _job_page(home, ref):
+    """The status site's page of one job: the ``show JOB`` view."""
+    view = _job_view(home.scheduler, ref)
+    job = view["job"]
+    facts = [("id", job.get("id")), ("name", job.get("name")),
+             ("schedule", f"{view['schedule']}" + (f"  ({view['expression']})"
+                                                   if view["expression"] else "")),
+             ("zone", view["zone"]), ("state", view["state"] + (
+                 f": {view['paused_reason']}" if view["paused_reason"] else "")),
+             ("next runs", ", ".join(view["next_runs"]) or "-"),
+             ("targets", ", ".join(view["targets"])),
+             ("script", job.get("script")), ("agent", _agent_words(job)),
+             ("repeat", _repeat_words(job, view["unknown_fires"])),
+             ("last outcome", job.get("last_status")), ("failure streak",
+                                                         job.get("failure_streak") or 0),
+             ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
+             ("prompt", job.get("prompt")),
+             ("scanner allows", ", ".join(_allowed_rules(job)) or "-")]
+    body = (f'<p><a href="/">&larr; all jobs</a></p><h1>{_h(job.get("name") or job["id"])}</h1>'
+            "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
+            "<h2>Last runs</h2>" + _runs_html(view["runs"])
+            + "<h2>Open incidents</h2>" + _incidents_html(view["incidents"]))
+    return _html_page(f"hermes_cron: {job.get('name') or job['id']}", body)
+
+
+def _redacted(value):
+    """*value* (JSON data) with every string redacted, keeping its shape."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
+
+
+# =============================================================================
+# 25. Cron home
+#    CronHome, the public facade over one home's scheduler.
+# =============================================================================
+
+def _home_path(environ):
+    if environ.get(_ENV_PREFIX + "HOME"):
+        return environ[_ENV_PREFIX + "HOME"]
+    if environ.get("HERMES_HOME"):
+        return os.path.join(environ["HERMES_HOME"], "cron")
+    return os.path.join(os.path.expanduser("~"), ".hermes", "cron")
 
 
 class CronHome:
@@ -8840,6 +9393,7 @@ class CronHome:
         self.scheduler = _Scheduler(os.path.abspath(os.path.expanduser(raw)),
                                     clock if clock is not None else _env_clock(environ),
                                     environ, lock_timeout, runner)
+        self.scheduler.after_tick = _write_metrics_textfile
 
     path = property(lambda self: self.scheduler.path, doc="The home directory.")
     environ = property(lambda self: self.scheduler.environ, doc="The environment it reads.")
@@ -8953,50 +9507,11 @@ class CronHome:
         *schedule* is any form ``parse_schedule`` accepts.  Raises
         ``InvalidInputError`` (nothing is written) for any invalid field.
         """
-        _check_not_in_job(self.scheduler, "add")
-        now = self.now()
-        settings = self.settings
-        fields = {"prompt": prompt, "tz": tz, "script": script, "workdir": workdir,
-                  "base_url": base_url, "provider": provider, "model": model}
-        job = self._fields(fields)
-        zone = self.zone(job)
-        parsed = parse_schedule(schedule, now=now, tz=zone)
-        skills = _check_skills(skills)
-        times = _normalize_repeat(repeat)
-        if parsed["kind"] == "once" and times is None:
-            times = 1
-        job.update(
-            id=os.urandom(6).hex(), skills=skills, skill=skills[0] if skills else None,
-            no_agent=bool(no_agent), schedule=parsed, schedule_display=parsed["display"],
-            repeat={"times": times, "completed": 0}, enabled=not paused,
-            state="paused" if paused else "scheduled",
-            paused_at=_iso(now.astimezone(zone)) if paused else None,
-            paused_reason=(reason or _DEFAULT_PAUSE_REASON) if paused else None,
-            created_at=_iso(now.astimezone(zone)), last_run_at=None, last_status=None,
-            last_error=None, last_delivery_error=None, failure_streak=0,
-            deliver=_check_deliver(deliver))
-        if failure_deliver:
-            job["failure_deliver"] = _check_deliver(failure_deliver)
-        if reason and not paused:
-            raise InvalidInputError("a pause reason needs --paused", reason,
-                                    "add --paused or drop --reason")
-        job["name"] = _job_name(name, job)
-        allow = _check_allow_scan(allow_scan)
-        if allow:
-            job["allow_scan"] = allow
-        _check_job(job, settings, self.scripts_dir, now, zone)
-        _check_prompt_safe(job["prompt"], allow or ())
-        job["next_run_at"] = None if paused else _next_run(parsed, zone, now)
-
-        def change(jobs):
-            job["context_from"] = _resolve_context(jobs, context_from, job["id"])
-            _check_name(jobs, job)
-            if isinstance(name, str) and name.strip():  # a name derived from the prompt may repeat
-                _check_unique_name(jobs, job)
-            jobs.append(_ordered(job))
-            return jobs[-1]
-
-        return self.scheduler.store.mutate(change, now)
+        return _add_job(self.scheduler, schedule, prompt, name=name, tz=tz, deliver=deliver,
+                        repeat=repeat, skills=skills, script=script, no_agent=no_agent,
+                        context_from=context_from, model=model, provider=provider,
+                        base_url=base_url, workdir=workdir, paused=paused, reason=reason,
+                        failure_deliver=failure_deliver, allow_scan=allow_scan)
 
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
@@ -9016,7 +9531,7 @@ class CronHome:
         def change(jobs):
             job = _find_job(jobs, ref)
             new = dict(job)
-            new.update(self._fields({k: v for k, v in changes.items() if k in _PLAIN_FIELDS
+            new.update(_plain_fields({k: v for k, v in changes.items() if k in _PLAIN_FIELDS
                                      and v is not None}, clearing=True))
             zone = self.zone(new)
             if changes.get("skills") is not None:
@@ -9069,25 +9584,6 @@ class CronHome:
             return dict(job)
 
         return self.scheduler.store.mutate(change, now)
-
-    def _fields(self, fields, clearing=False):
-        """Validate the plain text fields of a job; ``""`` clears them when *clearing*."""
-        out = {}
-        for key, value in fields.items():
-            if value is None or (clearing and value == "" and key != "prompt"):
-                out[key] = None
-                continue
-            if not isinstance(value, str):
-                raise InvalidInputError(f"{key} must be text", value, f"pass {key} as a string")
-            value = value.strip()
-            if key == "tz" and value:
-                _zone(value)
-            if key == "workdir" and value:
-                value = os.path.expanduser(value)
-            if key == "base_url":
-                value = value.rstrip("/")
-            out[key] = value if value or key == "prompt" else None
-        return out
 
     def pause_job(self, ref, reason=None):
         """Pause a job (it keeps its ``next_run_at``) and return its record."""
@@ -9430,442 +9926,10 @@ def _public_report(report):
     return out
 
 
-# --- 16.1 The status site's pages --------------------------------------------
-
-# No external assets, no script: the page must render under the server's CSP
-# (default-src 'none') and stay readable on a phone.
-_PAGE_CSS = """
-body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:.8rem;
-color:#1c1c1c;background:#fafafa}
-h1{font-size:1.3rem;margin:.2rem 0}h2{font-size:1.05rem;margin:1.2rem 0 .4rem}
-.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;background:#fff}
-th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}
-th{font-weight:600;background:#f0f0f0}td.n{text-align:right}code{font-size:.9em}
-.ok{color:#13652b}.bad{color:#a4161a;font-weight:600}.dim{color:#6b6b6b}
-.banner{padding:.6rem .8rem;border-radius:.4rem;margin:.6rem 0;background:#e4f4e8}
-.banner.bad{background:#fbe3e4}dl{display:grid;grid-template-columns:max-content 1fr;
-gap:.2rem .9rem;margin:0}dt{color:#6b6b6b}dd{margin:0;overflow-wrap:anywhere}
-a{color:#0b57a4}time{white-space:nowrap}
-"""
-_BAD_STATUSES = ("error", "delivery_failed", "blocked_config", "failed", "unknown")
-
-
-def _h(value):
-    """*value* as HTML text: redacted, then escaped (``-`` for None)."""
-    import html
-
-    return "-" if value is None else html.escape(redact(str(value)), quote=True)
-
-
-def _job_href(job_id):
-    from urllib.parse import quote
-
-    return _h("/job/" + quote(str(job_id), safe=""))
-
-
-def _when_html(value):
-    """A stored time, shorter (no fraction, a space for the T) and never wrapped."""
-    if not isinstance(value, str):
-        return _h(value)
-    when = _parse_stored(value)
-    text = _iso(when.replace(microsecond=0)).replace("T", " ") if when else value
-    return f'<time datetime="{_h(value)}">{_h(text)}</time>'
-
-
-def _outcome_html(status):
-    css = "bad" if status in _BAD_STATUSES else "ok" if status in ("ok", "completed") else "dim"
-    return f'<span class="{css}">{_h(status)}</span>'
-
-
-def _html_table(head, rows, empty):
-    if not rows:
-        return f'<p class="dim">{_h(empty)}</p>'
-    cells = "".join(f"<th>{_h(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<div class="scroll"><table><tr>{cells}</tr>{body}</table></div>'
-
-
-def _html_page(title, body):
-    return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta http-equiv="refresh" content="30"><title>{_h(title)}</title>'
-            f"<style>{_PAGE_CSS}</style></head><body>{body}</body></html>\n")
-
-
-def _ticker_html(info):
-    age = info["heartbeat_age_seconds"]
-    if age is None:
-        return ('<div class="banner bad">Ticker: no heartbeat. Is anything calling '
-                '<code>python -m hermes_cron tick</code> every minute?</div>')
-    if info["stalled"]:
-        return (f'<div class="banner bad">Ticker STALLED: last heartbeat {_h(age)} s ago '
-                f'(pid {_h(info["ticker_pid"])})</div>')
-    last = (f'; last tick failed: {_h(_error_summary(info["last_error"]))}'
-            if info["last_error"] else "")
-    return (f'<div class="banner{" bad" if last else ""}">Ticker alive: heartbeat {_h(age)} s '
-            f'ago (pid {_h(info["ticker_pid"])}){last}</div>')
-
-
-def _incidents_html(rows):
-    return _html_table(
-        ("Incident", "Job", "Type", "Last seen", "Error"),
-        [(_h(r["id"]), f'<a href="{_job_href(r["job_id"])}">{_h(r["job_id"])}</a>',
-          _h(r["failure_type"]), _when_html(r["last_seen_at"]),
-          _h(_error_summary(r["error"], 160)))
-         for r in rows], "No open incidents.")
-
-
-def _runs_html(rows, names=None):
-    out = []
-    for row in rows:
-        duration = _run_duration(row)
-        cells = [f"<code>{_h(row['id'][:12])}</code>"]
-        if names is not None:
-            cells.append(f'<a href="{_job_href(row["job_id"])}">'
-                         f'{_h(names.get(row["job_id"]) or row["job_id"])}</a>')
-        cells += [_outcome_html(row["status"]), _h(row["source"]), _when_html(row["claimed_at"]),
-                  _h(f"{duration:g} s" if duration is not None else None),
-                  _h(_error_summary(row["error"], 120) if row["error"] else "")]
-        out.append(cells)
-    head = ("Execution",) + (("Job",) if names is not None else ()) + (
-        "Status", "Source", "Claimed", "Took", "Error")
-    return _html_table(head, out, "No executions recorded.")
-
-
-def _status_page(home):
-    """The status site's front page: ticker, counts, jobs, recent runs, open incidents."""
-    info = home.status()
-    jobs, names = [], {}
-    for job in home.jobs():
-        names[job.get("id")] = job.get("name")
-        jobs.append((
-            f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
-            _h(_friendly_schedule(job, _safe_zone(home, job))), _h(_job_state(job)),
-            _when_html(job.get("next_run_at")), _when_html(job.get("last_run_at")),
-            _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0)))
-    counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
-              ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
-              ("open incidents", info["open_incidents"]),
-              ("deliveries pending", info["deliveries_pending"]),
-              ("deliveries retrying", info["deliveries_retrying"]),
-              ("deliveries failed (24 h)", info["deliveries_failed_24h"]),
-              ("held back (24 h)", info["held_back_24h"]), ("missed (24 h)", info["missed_24h"]))
-    body = (f"<h1>hermes_cron</h1><p class=\"dim\">{_h(info['home'])}</p>{_ticker_html(info)}"
-            "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in counts) + "</dl>"
-            "<h2>Jobs</h2>" + _html_table(("Job", "Schedule", "State", "Next run", "Last run",
-                                          "Last outcome", "Streak"), jobs, "No jobs.")
-            + "<h2>Recent runs</h2>" + _runs_html(home.runs(limit=20), names)
-            + "<h2>Open incidents</h2>" + _incidents_html(
-                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS])
-            + '<p class="dim">Refreshes every 30 s. <a href="/metrics">metrics</a> · '
-              '<a href="/api/status">status JSON</a></p>')
-    return _html_page("hermes_cron status", body)
-
-
-def _job_page(home, ref):
-    """The status site's page of one job: the ``show JOB`` view."""
-    view = _job_view(home.scheduler, ref)
-    job = view["job"]
-    facts = [("id", job.get("id")), ("name", job.get("name")),
-             ("schedule", f"{view['schedule']}" + (f"  ({view['expression']})"
-                                                   if view["expression"] else "")),
-             ("zone", view["zone"]), ("state", view["state"] + (
-                 f": {view['paused_reason']}" if view["paused_reason"] else "")),
-             ("next runs", ", ".join(view["next_runs"]) or "-"),
-             ("targets", ", ".join(view["targets"])),
-             ("script", job.get("script")), ("agent", _agent_words(job)),
-             ("repeat", _repeat_words(job, view["unknown_fires"])),
-             ("last outcome", job.get("last_status")), ("failure streak",
-                                                         job.get("failure_streak") or 0),
-             ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
-             ("prompt", job.get("prompt")),
-             ("scanner allows", ", ".join(_allowed_rules(job)) or "-")]
-    body = (f'<p><a href="/">&larr; all jobs</a></p><h1>{_h(job.get("name") or job["id"])}</h1>'
-            "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
-            "<h2>Last runs</h2>" + _runs_html(view["runs"])
-            + "<h2>Open incidents</h2>" + _incidents_html(view["incidents"]))
-    return _html_page(f"hermes_cron: {job.get('name') or job['id']}", body)
-
-
-def _redacted(value):
-    """*value* (JSON data) with every string redacted, keeping its shape."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, list):
-        return [_redacted(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _redacted(v) for k, v in value.items()}
-    return value
-
-
-# --- 16.2 Declarative jobs: apply and export jobs ----------------------------
-
-# add_job keywords a jobs file may not set: a pause is the operator's, not the file's.
-_UNDECLARED = ("paused", "reason")
-
-
-def _declared_fields():
-    """The fields of a jobs file: ``name``, then add_job's keywords (its one table).
-
-    Each is stored under its own name, so a field ``add_job`` learns is one
-    ``apply`` and ``export jobs`` handle with no change here.
-    """
-    import inspect
-
-    params = [n for n in inspect.signature(CronHome.add_job).parameters
-              if n not in ("self", "name") + _UNDECLARED]
-    return ["name"] + params
-
-
-class _ListStore:
-    """A job list standing in for jobs.json, so ``apply`` can build its jobs with
-    ``add_job`` (every check included) and write the store once."""
-
-    def __init__(self, jobs):
-        self.jobs = jobs
-
-    def mutate(self, change, now):
-        return change(self.jobs)
-
-
-def _schedule_text(schedule):
-    """A stored schedule in a form ``parse_schedule`` reads back to the same schedule."""
-    if not isinstance(schedule, dict):
-        return schedule
-    if schedule.get("kind") == "once":
-        return schedule.get("run_at")
-    if schedule.get("kind") == "interval":
-        return f"every {schedule.get('minutes')}m"
-    display = schedule.get("display")
-    if isinstance(display, str) and _parse_phrase(" ".join(display.split())) == schedule.get(
-            "expr"):
-        return display  # "weekdays at 9:30" reads better than its expression
-    return schedule.get("expr")
-
-
-def _file_value(job, key, names):
-    """Field *key* of a stored job as a jobs file holds it (add_job's form)."""
-    value = job.get(key)
-    if key == "schedule":
-        return _schedule_text(value)
-    if key == "repeat":
-        return value.get("times") if isinstance(value, dict) else None
-    if key == "context_from" and isinstance(value, list):
-        return [names.get(v, v) for v in value]  # a name still means something in another home
-    return value
-
-
-def _same_field(key, old, new):
-    if key == "schedule":
-        strip = (lambda s: {k: v for k, v in s.items() if k != "display"}
-                 if isinstance(s, dict) else s)
-        return strip(old) == strip(new)
-    if key == "repeat":
-        return (old or {}).get("times") == (new or {}).get("times")
-    blank = (None, False, "", [], {})  # an upstream record may lack a key add_job writes
-    return old == new or (old in blank and new in blank)
-
-
-def _unique_names(jobs):
-    """Map job ids to their names, where a name is unique (case-insensitively)."""
-    folded = {}
-    for job in jobs:
-        if isinstance(job.get("name"), str):
-            folded.setdefault(job["name"].strip().casefold(), []).append(job)
-    return {group[0].get("id"): group[0]["name"] for group in folded.values()
-            if len(group) == 1}
-
-
-def _jobs_file(home, refs):
-    """The jobs of *home* (or those *refs* name) as a jobs file: a list ``apply`` takes.
-
-    Completed one-shots are left out: their time has passed, so they could
-    not be created again.  Raises ``InvalidInputError`` when two jobs share a
-    name, since a file matches jobs by name.
-    """
-    jobs = [j for j in home.jobs() if _job_state(j) != "completed"]
-    names = _unique_names(jobs)
-    if refs:
-        wanted = [_find_job(jobs, ref).get("id") for ref in refs]
-        jobs = [j for j in jobs if j.get("id") in wanted]
-    twins = [j for j in jobs if j.get("id") not in names]
-    if twins:
-        raise InvalidInputError(
-            f"jobs {', '.join(str(j.get('id')) for j in twins)} share a name (or have none), "
-            f"and a jobs file matches jobs by name", twins[0].get("name"),
-            "give each a name of its own: 'edit ID --name NEW'")
-    out = []
-    for job in jobs:
-        _checked_schedule(job.get("schedule"), job)
-        entry = {}
-        for key in _declared_fields():
-            value = _file_value(job, key, names)
-            if value not in (None, False, "", []):
-                entry[key] = value
-        out.append(entry)
-    return out
-
-
-def _check_jobs_file(entries, fields):
-    """Refuse a jobs file that is not a list of entries ``apply`` can read, naming the entry."""
-    if not isinstance(entries, list):
-        raise InvalidInputError("a jobs file must hold a JSON list of jobs", type(entries).__name__,
-                                'write [{"name": "digest", "schedule": "0 9 * * *", ...}]')
-    types = dict(_FIELD_TYPES, name=str, schedule=str)
-    seen = {}
-    for index, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict):
-            raise InvalidInputError(f"jobs file entry {index} must be a JSON object", entry,
-                                    'write {"name": "digest", "schedule": "0 9 * * *", ...}')
-        name = entry.get("name")
-        where = f"jobs file entry {index}" + (f" ({name!r})" if isinstance(name, str) else "")
-        for key in entry:
-            if key not in fields:
-                raise InvalidInputError(f"{where}: unknown field", key,
-                                        f"use {', '.join(fields)}")
-        for key in ("name", "schedule"):
-            value = entry.get(key)
-            if not isinstance(value, str) or not value.strip():
-                raise InvalidInputError(f"{where}: field {key!r} is required", value,
-                                        f"give each job a {key} (text)")
-        for key, value in entry.items():
-            kind = types.get(key)
-            if kind is not None and value is not None and (
-                    not isinstance(value, kind) or kind is list and not all(
-                        isinstance(v, str) for v in value)):
-                shown = "a list of text" if kind is list else _TYPE_NAMES[kind]
-                raise InvalidInputError(f"{where}: field {key!r} must be {shown}", value,
-                                        f"write {key} as {shown}")
-        folded = name.strip().casefold()
-        if folded in seen:
-            raise InvalidInputError(f"{where}: the name is also entry {seen[folded]}'s", name,
-                                    "give each job a name of its own (names match "
-                                    "case-insensitively)")
-        seen[folded] = index
-
-
-def _apply_entry(home, jobs, entry, fields, now):
-    """Create or update the job *entry* names in *jobs* (in place); return its plan step."""
-    import copy
-
-    folded = entry["name"].strip().casefold()
-    matches = [j for j in jobs if isinstance(j, dict) and isinstance(j.get("name"), str)
-               and j["name"].strip().casefold() == folded]
-    if len(matches) > 1:
-        ids = ", ".join(str(j.get("id")) for j in matches)
-        raise InvalidInputError(f"the name matches {len(matches)} jobs ({ids})", entry["name"],
-                                "rename all but one with 'edit ID --name NEW', or remove them")
-    current = matches[0] if matches else None
-    # A facade with the same settings and checks, over a job list in memory.
-    shadow = object.__new__(CronHome)
-    shadow.scheduler = copy.copy(home)
-    args = {k: v for k, v in entry.items() if k != "name" and v is not None}  # null: left out
-    if current is None:
-        shadow.scheduler.store = _ListStore(jobs)  # add_job appends the new job to *jobs*
-        job = shadow.add_job(name=entry["name"], **args)
-        return {"action": "create", "name": job["name"], "id": job["id"],
-                "changes": [{"field": k, "from": None, "to": v} for k, v in entry.items()
-                            if v is not None]}
-    shadow.scheduler.store = _ListStore([j for j in jobs if j is not current])
-    schedule = current.get("schedule") if isinstance(current.get("schedule"), dict) else {}
-    if schedule.get("kind") == "once" and entry["schedule"].strip() == schedule.get("run_at"):
-        # The one-shot it already has, perhaps past by now: checked as of its own time.
-        run_at = _parse_stored(schedule["run_at"])
-        if run_at is not None:
-            shadow.scheduler.clock = lambda: run_at
-    want = shadow.add_job(name=entry["name"], **args)
-    names = _unique_names([j for j in jobs if isinstance(j, dict)])
-    new, changes = dict(current), []
-    for key in fields:
-        if _same_field(key, current.get(key), want.get(key)):
-            continue
-        changes.append({"field": key, "from": _file_value(current, key, names),
-                        "to": _file_value(want, key, names)})
-        if key == "repeat":
-            new["repeat"] = dict(current.get("repeat") or {"completed": 0},
-                                 times=want["repeat"]["times"])
-        elif key in want:
-            new[key] = want[key]
-        else:
-            new.pop(key, None)
-        if key == "schedule":
-            new["schedule_display"] = want["schedule_display"]
-        if key == "skills":
-            new["skill"] = want.get("skill")
-    if {c["field"] for c in changes} & {"schedule", "tz"}:
-        new.pop("pending_slot", None)
-        if _job_is_runnable(new):
-            new["next_run_at"] = _next_run(want["schedule"], home.zone(new), now)
-    current.clear()
-    current.update(new)
-    return {"action": "update" if changes else "unchanged", "name": new.get("name"),
-            "id": new.get("id"), "changes": changes}
-
-
-def _apply_plan(home, jobs, entries, fields, prune, now):
-    """Bring *jobs* (in place) to what *entries* declare; return the plan steps."""
-    plan = []
-    for index, entry in enumerate(entries, 1):
-        try:
-            plan.append(_apply_entry(home, jobs, entry, fields, now))
-        except HermesCronError as exc:
-            if isinstance(exc, (BusyError, StorageError)):
-                raise
-            field = "schedule: " if isinstance(exc, CronSyntaxError) else ""
-            raise InvalidInputError(f"jobs file entry {index} ({entry['name']!r}): "
-                                    f"{field}{exc.what}", exc.value, exc.fix) from None
-    if prune:
-        kept = {step["id"] for step in plan}
-        for job in [j for j in jobs if isinstance(j, dict) and j.get("id") not in kept]:
-            jobs.remove(job)
-            plan.append({"action": "delete", "name": job.get("name"), "id": job.get("id"),
-                         "changes": []})
-    return plan
-
-
-def _apply(home, entries, prune, dry_run):
-    """Make the store match a jobs file; return the plan (see ``CronHome.apply``)."""
-    _check_not_in_job(home, "apply")
-    fields = _declared_fields()
-    _check_jobs_file(entries, fields)
-    now = home.now()
-    if dry_run:
-        jobs = [dict(j) if isinstance(j, dict) else j for j in home.store.load()[1]]
-        plan = _apply_plan(home, jobs, entries, fields, prune, now)
-        for step in plan:
-            if step["action"] == "create":
-                step["id"] = None  # none is made
-        return plan
-    with home.store.locked() as (doc, jobs):
-        plan = _apply_plan(home, jobs, entries, fields, prune, now)
-        if any(step["action"] != "unchanged" for step in plan):
-            home.store.save(dict(doc), jobs, now)  # one write: all of the file, or none
-    for step in plan:
-        if step["action"] == "delete":
-            _forget_job(home, step)
-    return plan
-
-
-def _forget_job(home, job):
-    """Delete what a removed job leaves beside the store: output, notepad, ledger rows."""
-    import shutil
-
-    job_id = job.get("id")
-    if isinstance(job_id, str) and _safe_component(job_id):
-        try:  # never delete through a symlink that leads out of the home
-            shutil.rmtree(_output_dir(home, job_id), ignore_errors=True)
-        except InvalidInputError:
-            pass
-        home.notepad.clear(job_id)
-    if isinstance(job_id, str):
-        home.ledger.forget(job_id, home.now())
-
-
 # =============================================================================
-# 17. Command line
-#     The only section that parses arguments or prints.
+# 26. Command line
+#    argparse (imported lazily), and the commands that add and change jobs.
 # =============================================================================
-
 
 def _parser():
     import argparse
@@ -10047,54 +10111,6 @@ def _choice_error(message):
     return InvalidInputError(what, word, fix)
 
 
-def main(argv=None):
-    """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args, code = None, EXIT_OK
-    for stream in (sys.stdout, sys.stderr):  # undecodable input must not crash the printing
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    try:
-        args = _fast_args(argv) or _parser().parse_args(argv)
-        if not getattr(args, "command", None):
-            args = _parser().parse_args(argv + ["list"])
-        args.json = getattr(args, "json", False)  # --json may stand before or after COMMAND
-        if getattr(args, "home", None) == "":
-            raise InvalidInputError("--home is empty", "", "pass a directory, or leave --home "
-                                    "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
-        with CronHome(getattr(args, "home", None)) as home:
-            code = _COMMANDS[args.command](home, args) or EXIT_OK
-        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
-        return code
-    except HermesCronError as exc:
-        print(f"{_PROG}: error: {_printable(exc)}", file=sys.stderr)
-        return exc.exit_code
-    except SystemExit as exc:  # --help and --version
-        return exc.code if isinstance(exc.code, int) else EXIT_OK
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:  # python -m hermes_cron list | head: the reader has what it wants
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return code  # the command's own verdict if it got that far (doctor's findings)
-    except OSError as exc:  # e.g. a lock file on a read-only home: name it, no traceback
-        path = exc.filename or getattr(args, "home", None) or _home_path(os.environ)
-        print(f"{_PROG}: error: {_as_storage_error(exc, os.fspath(path))}", file=sys.stderr)
-        return EXIT_FAILURE
-    except Exception as exc:
-        if not type(exc).__module__.startswith("sqlite3"):
-            raise
-        # A damaged or unreadable database is an operator's problem, not a crash.
-        fix = ("another process holds a database of the home (a backup or a long query?); "
-               "retry once it lets go" if "locked" in str(exc) or "busy" in str(exc) else
-               "check the permissions and the disk; if a .db file is damaged, move it away "
-               "(hermes_cron never overwrites it)")
-        print(f"{_PROG}: error: a database of the cron home cannot be used "
-              f"({_printable(exc)}): "
-              f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: {fix}",
-              file=sys.stderr)
-        return EXIT_FAILURE
-
-
 def _fast_args(argv):
     """Parse ``[--home DIR] [--json] tick`` without argparse.
 
@@ -10213,6 +10229,19 @@ def _job_fields_from(args, editing):
     return fields
 
 
+def _with_ping(home, args):
+    """The ``deliver`` value with ``--ping URL`` as its one ``ping:`` target ('' removes it)."""
+    if args.ping is None:
+        return args.deliver
+    base = args.deliver
+    if base is None and args.command == "edit":
+        base = home.job(args.job).get("deliver")
+    targets = [t for t in _split_targets(base or "local") if not t.lower().startswith("ping:")]
+    if args.ping.strip():
+        targets.append("ping:" + args.ping.strip())
+    return ",".join(targets)
+
+
 def _say_job(home, verb, job, args):
     if verb in ("Created", "Updated"):
         for gap in _upstream_gaps(job, home.path):
@@ -10285,6 +10314,11 @@ def _cmd_next(home, args):
         for fire in fires:
             print(_iso(fire))
 
+
+# =============================================================================
+# 27. Commands that fire and read
+#    The tick's log, tick, run and daemon, and the commands that read a home.
+# =============================================================================
 
 class _TickLog:
     """The log of ``tick`` and ``daemon``: one line per event, each stamped.
@@ -10637,77 +10671,6 @@ def _cmd_output(home, args):
         sys.stdout.write(_printable(text, newlines=True))
 
 
-def _cmd_export(home, args):
-    text = home.export(args.engine, args.jobs, args.tick, image=args.image)
-    if args.json:
-        _print_json(_export_json(args.engine, text))
-    else:
-        sys.stdout.write(text)
-
-
-def _export_json(engine, text):
-    """``export --json``: Kubernetes' manifest and the jobs file as they are; crontab's
-    lines; systemd's units by file name (``{"hermes-cron.service": "[Unit]..."}``)."""
-    import json
-    import re
-
-    if engine in ("kubernetes", "jobs"):
-        return json.loads(text)
-    if engine == "crontab":
-        return {"engine": engine, "lines": text.splitlines()}
-    parts = re.split(r"^# (\S+)\n", text, flags=re.M)[1:]  # each unit opens "# NAME"
-    return {"engine": engine, "units": {name: body.rstrip("\n") + "\n"
-                                        for name, body in zip(parts[::2], parts[1::2])}}
-
-
-def _read_jobs_file(path):
-    """The JSON a jobs file holds (``-``: stdin), or ``InvalidInputError`` naming it."""
-    import json
-
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8-sig") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"cannot read the jobs file "
-                                f"({getattr(exc, 'strerror', None) or exc})", path,
-                                "pass a readable JSON file, or '-' for stdin") from None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise InvalidInputError(f"the jobs file is not valid JSON ({exc})", path,
-                                "fix it; 'export jobs' prints one") from None
-
-
-def _cmd_apply(home, args):
-    entries = _read_jobs_file(args.file)
-    plan = home.apply(entries, prune=args.prune, dry_run=args.dry_run)
-    declared = {e["name"].strip().casefold(): e for e in entries}
-    if args.json:
-        _print_json(plan)
-    for step in plan:
-        if step["action"] in ("create", "update"):
-            # The entry holds the fields a run needs in their stored form.
-            for _code, message in _preflight(home.scheduler, declared[step["name"].casefold()]):
-                print(_printable(f"{_PROG}: warning: {step['name']}: {message}"),
-                      file=sys.stderr)
-        if args.json:
-            continue
-        if step["action"] == "update":
-            for change in step["changes"]:
-                print(_printable(f"update  {step['name']}: {change['field']} "
-                                 f"{_one_line(repr(change['from']), 100)} -> "
-                                 f"{_one_line(repr(change['to']), 100)}"))
-        else:
-            print(_printable(f"{step['action']}  {step['name']}"))
-    if not args.json:
-        counts = ", ".join(f"{sum(s['action'] == a for s in plan)} {a}" for a in (
-            "create", "update", "delete", "unchanged"))
-        print(f"dry run: {counts}; nothing written" if args.dry_run else f"applied: {counts}")
-
-
 def _cmd_incidents(home, args):
     if args.action in ("ack", "reopen"):
         if not args.id:
@@ -10863,19 +10826,6 @@ def _status_count_rows(info):
                       f"in 24 h (see 'why JOB')")]
 
 
-def _with_ping(home, args):
-    """The ``deliver`` value with ``--ping URL`` as its one ``ping:`` target ('' removes it)."""
-    if args.ping is None:
-        return args.deliver
-    base = args.deliver
-    if base is None and args.command == "edit":
-        base = home.job(args.job).get("deliver")
-    targets = [t for t in _split_targets(base or "local") if not t.lower().startswith("ping:")]
-    if args.ping.strip():
-        targets.append("ping:" + args.ping.strip())
-    return ",".join(targets)
-
-
 def _cmd_show(home, args):
     view = _job_view(home.scheduler, args.job)
     if args.json:
@@ -10920,7 +10870,83 @@ def _cmd_metrics(home, args):
         sys.stdout.write(_metrics_text(home.scheduler))
 
 
-# --- 17.1 serve: the read-only status site -----------------------------------
+# =============================================================================
+# 28. Files, serve and main
+#    apply and export, the read-only status site, and main().
+# =============================================================================
+
+def _cmd_export(home, args):
+    text = home.export(args.engine, args.jobs, args.tick, image=args.image)
+    if args.json:
+        _print_json(_export_json(args.engine, text))
+    else:
+        sys.stdout.write(text)
+
+
+def _export_json(engine, text):
+    """``export --json``: Kubernetes' manifest and the jobs file as they are; crontab's
+    lines; systemd's units by file name (``{"hermes-cron.service": "[Unit]..."}``)."""
+    import json
+    import re
+
+    if engine in ("kubernetes", "jobs"):
+        return json.loads(text)
+    if engine == "crontab":
+        return {"engine": engine, "lines": text.splitlines()}
+    parts = re.split(r"^# (\S+)\n", text, flags=re.M)[1:]  # each unit opens "# NAME"
+    return {"engine": engine, "units": {name: body.rstrip("\n") + "\n"
+                                        for name, body in zip(parts[::2], parts[1::2])}}
+
+
+def _read_jobs_file(path):
+    """The JSON a jobs file holds (``-``: stdin), or ``InvalidInputError`` naming it."""
+    import json
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8-sig") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"cannot read the jobs file "
+                                f"({getattr(exc, 'strerror', None) or exc})", path,
+                                "pass a readable JSON file, or '-' for stdin") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise InvalidInputError(f"the jobs file is not valid JSON ({exc})", path,
+                                "fix it; 'export jobs' prints one") from None
+
+
+def _cmd_apply(home, args):
+    entries = _read_jobs_file(args.file)
+    plan = home.apply(entries, prune=args.prune, dry_run=args.dry_run)
+    declared = {e["name"].strip().casefold(): e for e in entries}
+    if args.json:
+        _print_json(plan)
+    for step in plan:
+        if step["action"] in ("create", "update"):
+            # The entry holds the fields a run needs in their stored form.
+            for _code, message in _preflight(home.scheduler, declared[step["name"].casefold()]):
+                print(_printable(f"{_PROG}: warning: {step['name']}: {message}"),
+                      file=sys.stderr)
+        if args.json:
+            continue
+        if step["action"] == "update":
+            for change in step["changes"]:
+                print(_printable(f"update  {step['name']}: {change['field']} "
+                                 f"{_one_line(repr(change['from']), 100)} -> "
+                                 f"{_one_line(repr(change['to']), 100)}"))
+        else:
+            print(_printable(f"{step['action']}  {step['name']}"))
+    if not args.json:
+        counts = ", ".join(f"{sum(s['action'] == a for s in plan)} {a}" for a in (
+            "create", "update", "delete", "unchanged"))
+        print(f"dry run: {counts}; nothing written" if args.dry_run else f"applied: {counts}")
+
+
+# --- 28.1 serve: the read-only status site -----------------------------------
 
 _CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; "
         "form-action 'none'; frame-ancestors 'none'")
@@ -11133,6 +11159,54 @@ def _cmd_serve(home, args):
     server.shutdown()
     server.server_close()
     thread.join(5)
+
+
+def main(argv=None):
+    """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args, code = None, EXIT_OK
+    for stream in (sys.stdout, sys.stderr):  # undecodable input must not crash the printing
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    try:
+        args = _fast_args(argv) or _parser().parse_args(argv)
+        if not getattr(args, "command", None):
+            args = _parser().parse_args(argv + ["list"])
+        args.json = getattr(args, "json", False)  # --json may stand before or after COMMAND
+        if getattr(args, "home", None) == "":
+            raise InvalidInputError("--home is empty", "", "pass a directory, or leave --home "
+                                    "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
+        with CronHome(getattr(args, "home", None)) as home:
+            code = _COMMANDS[args.command](home, args) or EXIT_OK
+        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        return code
+    except HermesCronError as exc:
+        print(f"{_PROG}: error: {_printable(exc)}", file=sys.stderr)
+        return exc.exit_code
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # python -m hermes_cron list | head: the reader has what it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return code  # the command's own verdict if it got that far (doctor's findings)
+    except OSError as exc:  # e.g. a lock file on a read-only home: name it, no traceback
+        path = exc.filename or getattr(args, "home", None) or _home_path(os.environ)
+        print(f"{_PROG}: error: {_as_storage_error(exc, os.fspath(path))}", file=sys.stderr)
+        return EXIT_FAILURE
+    except Exception as exc:
+        if not type(exc).__module__.startswith("sqlite3"):
+            raise
+        # A damaged or unreadable database is an operator's problem, not a crash.
+        fix = ("another process holds a database of the home (a backup or a long query?); "
+               "retry once it lets go" if "locked" in str(exc) or "busy" in str(exc) else
+               "check the permissions and the disk; if a .db file is damaged, move it away "
+               "(hermes_cron never overwrites it)")
+        print(f"{_PROG}: error: a database of the cron home cannot be used "
+              f"({_printable(exc)}): "
+              f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: {fix}",
+              file=sys.stderr)
+        return EXIT_FAILURE
 
 
 _COMMANDS = {
