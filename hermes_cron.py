@@ -3480,7 +3480,7 @@ _ACTIVE = ("claimed", "running")
 _TERMINAL = ("completed", "failed", "unknown")
 _MAX_TERMINAL_ROWS = 1000
 _MIN_ROWS_PER_JOB = 20
-_MAX_GRACE = 7200  # the longest grace a slot gets (section 13); its rows are kept as long
+_MAX_GRACE = 7200  # the longest grace a slot gets (section 17); its rows are kept as long
 _SWEEP_EVERY = 86400
 _SWEEP_BATCH = 20000
 _VACUUM_MIN_FREE_PAGES = 256
@@ -6649,18 +6649,29 @@ def _plan(records, facts):
 
 
 class _Deciding:
-    """One job while the plan decides it: a scratch copy and what was decided so far."""
+    """One job while the plan decides it: the record as decided so far, and the decisions.
 
-    __slots__ = ("index", "job", "facts", "out")
+    The record is copied on the first change (most jobs are not due and are
+    only read), so the caller's record is never written.
+    """
+
+    __slots__ = ("index", "job", "facts", "out", "_own")
 
     def __init__(self, index, job, facts):
-        self.index, self.job, self.facts, self.out = index, dict(job), facts, []
+        self.index, self.job, self.facts, self.out, self._own = index, job, facts, [], False
+
+    def own(self):
+        """The record as a scratch copy this plan may change."""
+        if not self._own:
+            self.job, self._own = dict(self.job), True
+        return self.job
 
     def add(self, action, **fields):
         self.out.append(_Decision(action, self.index, self.job.get("id"), **fields))
 
     def set(self, **changes):
         """Decide job fields, and see them in the scratch copy from now on."""
+        self.own()
         for key, value in changes.items():
             if value is None:
                 self.job.pop(key, None)
@@ -6706,9 +6717,9 @@ def _decide_claim(d):
         # Its process never recorded the finished run on the job (killed, or
         # the store was busy or full): the row's result counts now.
         finished = _parse_stored(row["finished_at"]) or d.facts.now
-        _apply_result(d.job, row["id"], _Result.of_row(row), finished,
+        _apply_result(d.own(), row["id"], _Result.of_row(row), finished,
                       row["source"] != "builtin", _zone_or_utc(d.facts, d.job))
-    d.job["fire_claim"] = None  # cleared as upstream clears it
+    d.own()["fire_claim"] = None  # cleared as upstream clears it
     return False
 
 
@@ -7259,18 +7270,19 @@ class _Scheduler:
     @property
     def scripts_dir(self):
         """The directory job scripts must live in."""
-        configured = self.settings.get("scripts_dir")
-        if configured:
-            return os.path.join(self.path, os.path.expanduser(configured))
-        return os.path.join(os.path.dirname(self.path), "scripts")
+        return self._directory("scripts_dir", "scripts")
 
     @property
     def skills_dir(self):
         """The directory searched for ``<name>/SKILL.md`` skill files."""
-        configured = self.settings.get("skills_dir")
+        return self._directory("skills_dir", "skills")
+
+    def _directory(self, key, default):
+        # Config *key* relative to the home, else <home>/../<default> (upstream's place).
+        configured = self.settings.get(key)
         if configured:
             return os.path.join(self.path, os.path.expanduser(configured))
-        return os.path.join(os.path.dirname(self.path), "skills")
+        return os.path.join(os.path.dirname(self.path), default)
 
     def zone(self, job=None):
         """Return the zone of *job* (or the home's default zone)."""
@@ -10327,7 +10339,7 @@ class _TickLog:
     from ``home.now()``); with ``--json`` each event is one JSON object on
     its own line (``at``, ``event`` and the event's fields), for log shippers.
     Errors go to stderr as human lines, and to stdout too as ``--json`` events.
-    It is the home's ``_observer`` (see ``_notify``) and the daemon's
+    It is the scheduler's ``observer`` (see ``_notify``) and the daemon's
     ``on_report``; run threads write through it, so a line is written whole.
     """
 
