@@ -12097,8 +12097,8 @@ def _cc_iso(dt, offset_hours=0):
 def _cc_parse(text):
     if not text:
         return None
-    try:
-        dt = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    try:  # parse_iso: any fraction ('.5'), on every Python (3.9's fromisoformat needs 3 or 6)
+        dt = hc.parse_iso(str(text))
     except ValueError:
         return None
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
