@@ -2489,6 +2489,10 @@ def _due_epoch(jobs):
         if _job_state(job) != "scheduled":
             continue
         text = job.get("next_run_at")
+        schedule = job.get("schedule")
+        if isinstance(schedule, dict) and schedule.get("kind") == "once" and \
+                job.get("manual_run_at") is None:
+            text = schedule.get("run_at")  # due at run_at, whatever next_run_at holds
         at = seen.get(text) if isinstance(text, str) else None
         if at is None:  # many jobs share a slot: parse each text once
             parsed = _parse_stored(text)
@@ -3669,6 +3673,8 @@ class _Ledger:
         """True once after the ledger was found empty (0 bytes); the mark is removed."""
         if not self.exists():
             return False
+        if not self.select("SELECT 1 FROM cron_meta WHERE key='history_lost'"):
+            return False  # the common case reads only
         with self._lock:
             return self._write("DELETE FROM cron_meta WHERE key='history_lost'") == 1
 
@@ -6582,7 +6588,8 @@ def _gather(home, records, now):
     for index, job in enumerate(records):
         claim = job.get("fire_claim")
         if claim is not None:
-            row = rows.get(claim.get("execution_id")) if isinstance(claim, dict) else None
+            eid = claim.get("execution_id") if isinstance(claim, dict) else None
+            row = rows.get(eid) if isinstance(eid, str) else None
             claims[index] = _claim_verdict(home, claim, row, now) + (row,)
     # The store was last written, or a tick last ran, later than now: the
     # clock stepped back (or was ahead then), so next runs computed then
@@ -6680,16 +6687,26 @@ class _Deciding:
         self.add("set", changes=changes)
 
     def taken(self, slot):
-        """True if the ledger holds the occurrence *slot*, or the record proves it ran.
+        """``ledger`` if a row holds the occurrence *slot*, ``record`` if the job record
+        proves it fired, else None.
 
-        A slot at or before the job's ``last_run_at`` is never fired again,
-        even when the ledger lost its rows (a zeroed executions.db); a last
-        run later than now says the clock was ahead then, not that it ran.
+        A slot at or before the last one the tick dispatched
+        (``last_dispatch.scheduled_at``, written as it claims) is never fired
+        again, even when the ledger lost its rows (a zeroed executions.db).
+        Manual runs do not count (they use up no slot), nor does a dispatch
+        later than now: the clock was ahead then.  A proof by the record alone
+        is recorded as a skip, reason ``already_run``.
         """
         if (self.job.get("id"), _instant(slot)) in self.facts.taken:
-            return True
-        last = _parse_stored(self.job.get("last_run_at"))
-        return last is not None and slot <= last <= self.facts.now
+            return "ledger"
+        last = self.job.get("last_dispatch")
+        last = _parse_stored(last.get("scheduled_at")) if isinstance(last, dict) else None
+        if last is None or not slot <= last <= self.facts.now:
+            return None
+        self.add("skip", instant=_instant(slot), what="already_run",
+                 detail=f"the job's last dispatched slot is {_iso_exact(last)}, at or after "
+                        f"this one, and the ledger holds no row for it (see 'doctor')")
+        return "record"
 
 
 def _decide(index, job, facts):
@@ -6748,8 +6765,11 @@ def _restore_pending(d):
         return
     changes = {"pending_slot": None, "next_run_at": slot_text}
     repeat = d.job.get("repeat")
-    if isinstance(repeat, dict) and _count(repeat.get("completed")):
-        # Its fire was counted before the claim that never happened.
+    schedule = d.job.get("schedule") if isinstance(d.job.get("schedule"), dict) else {}
+    counted = pending.get("counted") or schedule.get("kind") == "once"
+    if counted and isinstance(repeat, dict) and _count(repeat.get("completed")):
+        # Its fire was counted before the claim that never happened (a pending
+        # slot of upstream's, or of an older hermes_cron, counted nothing then).
         changes["repeat"] = dict(repeat, completed=_count(repeat.get("completed")) - 1)
     d.set(**changes)
 
@@ -6794,21 +6814,24 @@ def _runnable(d, slot):
     """Pause a job that can never run as stored; hold one whose config key is broken."""
     job, facts = d.job, d.facts
     reason = _unrunnable(job)
-    what = "unrunnable"
-    if reason is None:
-        try:
-            _check_base_url(job, facts.settings)
-        except InvalidInputError as exc:
-            reason, what = str(exc), "blocked_guard"
     if reason is not None:
-        d.add("pause", what=what, detail=reason)
+        d.add("pause", what="unrunnable", detail=reason)
         return False
     key = _config_conflict(job, facts.bad_config)
     if key is not None:  # it stays due and runs once the config is fixed
         d.add("skip", instant=_instant(slot) if slot else None, what="config_invalid",
               detail=facts.bad_config[key])
         return False
+    try:  # after the config check: a dropped 'providers' key is no refusal
+        _check_base_url(job, facts.settings)
+    except InvalidInputError as exc:
+        d.add("pause", what="blocked_guard", detail=str(exc))
+        return False
     return True
+
+
+# Taken slots the plan steps over in one tick before it leaves the rest to the next.
+_TAKEN_STEPS = 64
 
 
 def _lateness_kind(now, slot):
@@ -6830,20 +6853,27 @@ def _decide_once(d, slot):
           lateness=(now - slot).total_seconds())
 
 
-def _decide_recurring(d, schedule, zone, slot):
-    job, facts = d.job, d.facts
-    now = facts.now
-    if d.taken(slot):
+def _past_taken(d, schedule, zone, slot):
+    """The first slot from *slot* on that no row (nor the record) holds, or None
+    when the next free one is not due yet (``next_run_at`` moves on either way)."""
+    facts = d.facts
+    for _ in range(_TAKEN_STEPS):
+        if not d.taken(slot):
+            return slot
         # That slot is done; the ones after it still count: a run that came
         # due meanwhile fires (or catches up, or is skipped) as usual.
-        if (job.get("id"), _instant(slot)) not in facts.taken:
-            d.add("skip", instant=_instant(slot), what="already_run",
-                  detail=f"the job last ran at {job.get('last_run_at')}, at or after this slot, "
-                         f"and the ledger holds no row for it (see 'doctor')")
         slot = _next_slot(schedule, zone, slot, slot)
         d.set(next_run_at=_iso_exact(slot.astimezone(zone)))
-        if slot > now:
-            return
+        if slot > facts.now:
+            return None
+    return None  # a long run of taken slots: the next tick goes on from here
+
+
+def _decide_recurring(d, schedule, zone, slot):
+    job, now = d.job, d.facts.now
+    slot = _past_taken(d, schedule, zone, slot)
+    if slot is None:
+        return
     lateness = (now - slot).total_seconds()
     held = _parse_stored(job.get("capacity_wait_since"))
     # Time spent held back by capacity is not time missed: the grace counts
@@ -6902,14 +6932,27 @@ def _retire(d, what, why, diagnostic=True, instant=None):
         f"{d.job.get('schedule', {}).get('run_at')}"))
 
 
+def _due_since(decisions, records):
+    """When each fired record came due: its next run once its own decisions apply."""
+    since = {}
+    for d in decisions:
+        if d.action == "set" and "next_run_at" in d.changes:
+            since[d.index] = _parse_stored(d.changes["next_run_at"])
+    for d in decisions:
+        if d.action == "fire" and d.index not in since:
+            since[d.index] = _parse_stored(records[d.index].get("next_run_at"))
+    return since
+
+
 def _fit_capacity(decisions, records, room, facts):
     """Hold back the fires beyond *room*: oldest due first, the rest stay due.
 
     Store order breaks ties, so jobs held back by capacity go before those
     that just came due: no starvation.  Pure, as ``_plan``.
     """
+    since = _due_since(decisions, records)
     fires = sorted((d for d in decisions if d.action == "fire"),
-                   key=lambda d: _parse_stored(records[d.index].get("next_run_at")) or d.slot)
+                   key=lambda d: since[d.index] or d.slot)
     now, limit = facts.now, facts.settings["max_parallel"]
     held = {id(d) for d in fires[room:]}
     out = []
@@ -6918,9 +6961,9 @@ def _fit_capacity(decisions, records, room, facts):
             out.append(decision)
             continue
         job = records[decision.index]
-        since = _parse_stored(job.get("next_run_at")) or decision.slot
-        detail = (f"{limit} runs already in flight; due since {_iso_exact(since)}, it goes "
-                  f"first at a later tick")
+        detail = (f"{limit} runs already in flight; due since "
+                  f"{_iso_exact(since[decision.index] or decision.slot)}, it goes first at a "
+                  f"later tick")
         out.append(_Decision("hold", decision.index, decision.job_id, decision.instant,
                              "max_parallel", detail, decision.slot))
         schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
@@ -7512,7 +7555,8 @@ def _reconcile(home, records, now, report):
     if due:
         report["reconciled"] += home.ledger.settle_unclaimed(
             {j["fire_claim"].get("execution_id") for j in records
-             if isinstance(j.get("fire_claim"), dict)}, now)
+             if isinstance(j.get("fire_claim"), dict)
+             and isinstance(j["fire_claim"].get("execution_id"), str)}, now)
     return due
 
 
@@ -7701,7 +7745,8 @@ def _advance(home, claim, now):
         anchor = claim.slot if claim.instant is not None else None
         job["next_run_at"] = _iso_exact(_next_slot(schedule, home.zone(job), now, anchor))
     job.pop("capacity_wait_since", None)
-    job["pending_slot"] = {"scheduled_at": slot_text, "at": _iso(now), "by": _owner_tag()}
+    job["pending_slot"] = {"scheduled_at": slot_text, "at": _iso(now), "by": _owner_tag(),
+                           "counted": True}
     job["last_dispatch"] = {"scheduled_at": slot_text, "dispatched_at": _iso(now),
                             "lateness_seconds": round(max(claim.lateness, 0.0), 1),
                             "kind": claim.kind}
@@ -7832,13 +7877,15 @@ def _stale_occurrence(home, job, instant, now):
     wall = _iso(slot.astimezone(zone))  # the time the operator scheduled
     created = _parse_stored(job.get("created_at"))
     schedule = _checked_schedule(job.get("schedule"), job)
-    last = _parse_stored(job.get("last_run_at"))
+    dispatch = job.get("last_dispatch") if isinstance(job.get("last_dispatch"), dict) else {}
+    last = _parse_stored(dispatch.get("scheduled_at"))
     if last is not None and slot <= last <= now:
-        # The ledger holds no row for it (else that row answered), but the job
-        # ran after it: the history was lost, not the run.
+        # The ledger holds no row for it (else that row answered), but the tick
+        # fired this slot or a later one: the history was lost, not the run.
         return ("occurrence_already_run",
-                f"slot {wall} is at or before the job's last run ({job.get('last_run_at')}); "
-                f"executions.db has no row for it (see 'doctor')")
+                f"slot {wall} is at or before the job's last dispatched slot "
+                f"({dispatch.get('scheduled_at')}); executions.db has no row for it "
+                f"(see 'doctor')")
     if schedule["kind"] == "once":
         # As in the tick: a one-shot created after its time counts from its creation.
         base = max(slot, created) if created is not None else slot

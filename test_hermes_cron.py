@@ -6648,10 +6648,34 @@ PLAN_TABLE = [
     ("a taken slot moves on; the next one is not due yet", {},
      PLAN_NOW + timedelta(seconds=30), {}, {"taken": {(J, T)}},
      [("set", J, {"next_run_at": "2026-03-06T12:05:00+00:00"})]),
-    ("a slot at or before last_run_at is never fired again (a lost ledger)",
-     {"last_run_at": "2026-03-06T12:00:05+00:00"}, PLAN_NOW + timedelta(seconds=30), {}, {},
+    ("a slot at or before the last dispatched one is never fired again (a lost ledger)",
+     {"last_dispatch": {"scheduled_at": T}}, PLAN_NOW + timedelta(seconds=30), {}, {},
      [("skip", J, T, "already_run"),
       ("set", J, {"next_run_at": "2026-03-06T12:05:00+00:00"})]),
+    ("a slot after an already-run one that the ledger holds is stepped over too (a clock "
+     "step put next_run_at back)",
+     {"last_dispatch": {"scheduled_at": "2026-03-06T12:01:00+00:00"},
+      "schedule": {"kind": "cron", "expr": "* * * * *", "display": "*"}},
+     PLAN_NOW + timedelta(minutes=2, seconds=20), {},
+     {"taken": {(J, "2026-03-06T12:01:00+00:00")}},
+     [("skip", J, T, "already_run"), ("set", J, {"next_run_at": "2026-03-06T12:01:00+00:00"}),
+      ("set", J, {"next_run_at": "2026-03-06T12:02:00+00:00"}),
+      ("fire", J, "2026-03-06T12:02:00+00:00", "on_time")]),
+    ("a manual run after the slot uses up no slot (last_run_at is no proof)",
+     {"last_run_at": "2026-03-06T12:00:20+00:00"}, PLAN_NOW + timedelta(seconds=40), {}, {},
+     [("fire", J, T, "on_time")]),
+    ("nor for a one-shot run by hand after its time",
+     {"schedule": ONCE_1200, "repeat": {"times": 1, "completed": 0},
+      "last_run_at": "2026-03-06T12:00:20+00:00"}, PLAN_NOW + timedelta(seconds=40), {}, {},
+     [("fire", J, T, "on_time")]),
+    ("a dispatch from a clock that was ahead proves nothing",
+     {"last_dispatch": {"scheduled_at": "2026-03-09T12:00:00+00:00"}},
+     PLAN_NOW + timedelta(seconds=30), {}, {}, [("fire", J, T, "on_time")]),
+    ("a pending slot of upstream's (not counted when taken) gives back no count",
+     {"next_run_at": "2026-03-06T12:05:00+00:00", "repeat": {"times": 2, "completed": 1},
+      "pending_slot": {"scheduled_at": T, "at": T, "by": "host:4242"}},
+     PLAN_NOW + timedelta(seconds=20), {}, {},
+     [("set", J, {"pending_slot": None, "next_run_at": T}), ("fire", J, T, "on_time")]),
     ("interval slots anchor on the stored slot, microseconds kept",
      {"schedule": INTERVAL_10, "next_run_at": "2026-03-06T12:00:00.520769+00:00"},
      PLAN_NOW + timedelta(seconds=1), {}, {},
@@ -6685,7 +6709,7 @@ PLAN_TABLE = [
      [("settle", J, None, "e" * 32), ("fire", J, T, "on_time")]),
     ("an unclaimed pending slot is restored once, its counted fire given back",
      {"next_run_at": "2026-03-06T12:05:00+00:00", "repeat": {"times": 3, "completed": 1},
-      "pending_slot": {"scheduled_at": T, "at": T, "by": "x"}}, PLAN_NOW + timedelta(seconds=20),
+      "pending_slot": {"scheduled_at": T, "at": T, "by": "x", "counted": True}}, PLAN_NOW + timedelta(seconds=20),
      {}, {}, [("set", J, {"pending_slot": None, "next_run_at": T,
                           "repeat": {"times": 3, "completed": 0}}),
               ("fire", J, T, "on_time")]),
@@ -6726,6 +6750,30 @@ def test_plan_capacity_holds_back_the_newest_and_keeps_them_due():
     assert [k for k in keys if k[0] == "set"] == [
         ("set", f"{i:012x}", {"capacity_wait_since": "2026-03-06T12:00:01+00:00"})
         for i in (1, 2)]
+
+
+def test_plan_a_broken_config_key_keeps_a_guarded_job_due_not_paused():
+    # The guard reads 'providers'; when that key is broken the job waits for the
+    # fix (a recorded config_invalid skip), it is not auto-paused.
+    job = _plan_job(provider="openrouter", base_url="https://openrouter.ai/api/v1")
+    facts = hc._Facts(PLAN_NOW, dict(PLAN_SETTINGS), lambda job: UTC,
+                      bad_config={"providers": "providers: bad"})
+    assert [d.key() for d in hc._plan([job], facts)] == [
+        ("skip", J, T, "config_invalid")]
+
+
+def test_due_summary_sees_a_one_shot_due_at_run_at_whatever_next_run_at_says():
+    once = _plan_job(schedule=ONCE_1200, next_run_at="2026-03-06T13:00:00+00:00")
+    assert hc._due_epoch([once]) == PLAN_NOW.timestamp()
+
+
+def test_tick_survives_a_hostile_fire_claim(home, clock, ok_script):
+    job = home.add_job("* * * * *", "", script=ok_script, no_agent=True, name="j")
+    other = home.add_job("* * * * *", "", script=ok_script, no_agent=True, name="k")
+    set_job(home, job["id"], fire_claim={"execution_id": [1], "at": 5})
+    clock.advance(minutes=1)
+    report = home.tick()
+    assert [d["job_id"] for d in report["dispatched"]] == [job["id"], other["id"]]
 
 
 def test_plan_a_record_that_cannot_be_evaluated_is_paused_and_the_rest_go_on():
