@@ -6662,10 +6662,11 @@ class _Deciding:
     only read), so the caller's record is never written.
     """
 
-    __slots__ = ("index", "job", "facts", "out", "_own")
+    __slots__ = ("index", "job", "facts", "out", "restored", "_own")
 
     def __init__(self, index, job, facts):
         self.index, self.job, self.facts, self.out, self._own = index, job, facts, [], False
+        self.restored = None  # a pending slot given back: last_dispatch names it untruly
 
     def own(self):
         """The record as a scratch copy this plan may change."""
@@ -6701,7 +6702,8 @@ class _Deciding:
             return "ledger"
         last = self.job.get("last_dispatch")
         last = _parse_stored(last.get("scheduled_at")) if isinstance(last, dict) else None
-        if last is None or not slot <= last <= self.facts.now:
+        if last is None or not slot <= last <= self.facts.now or (
+                self.restored is not None and slot >= self.restored):
             return None
         self.add("skip", instant=_instant(slot), what="already_run",
                  detail=f"the job's last dispatched slot is {_iso_exact(last)}, at or after "
@@ -6760,7 +6762,8 @@ def _restore_pending(d):
         return
     slot_text = pending.get("scheduled_at") if isinstance(pending, dict) else None
     slot = _parse_stored(slot_text)
-    if slot is None or d.taken(slot):
+    # Only a row proves it claimed: last_dispatch was written with the pending slot.
+    if slot is None or (d.job.get("id"), _instant(slot)) in d.facts.taken:
         d.set(pending_slot=None)
         return
     changes = {"pending_slot": None, "next_run_at": slot_text}
@@ -6771,6 +6774,7 @@ def _restore_pending(d):
         # Its fire was counted before the claim that never happened (a pending
         # slot of upstream's, or of an older hermes_cron, counted nothing then).
         changes["repeat"] = dict(repeat, completed=_count(repeat.get("completed")) - 1)
+    d.restored = slot
     d.set(**changes)
 
 
