@@ -3679,19 +3679,32 @@ class _Ledger:
             return self._write("DELETE FROM cron_meta WHERE key='history_lost'") == 1
 
     def lacking(self, jobs):
-        """The jobs (records) whose ``last_run_at`` or ``fire_claim`` the ledger has no row for."""
-        out = []
+        """The jobs (records) whose ``last_run_at`` or ``fire_claim`` the ledger has no row for.
+
+        A few batched queries, not one per job: ``doctor`` asks it of every job.
+        """
+        jobs = [j for j in jobs if _safe_component(j.get("id"))]  # else no run came from it
+        claims = {}
         for job in jobs:
-            if not _safe_component(job.get("id")):
-                continue  # a record no run can have come from
             claim = job.get("fire_claim") if isinstance(job.get("fire_claim"), dict) else {}
-            eid = claim.get("execution_id")
-            if isinstance(eid, str) and _safe_component(eid) and not self.get([eid]):
-                out.append(job)
-            elif job.get("last_run_at") and not self.select(
-                    "SELECT 1 FROM executions WHERE job_id=? LIMIT 1", (job.get("id"),)):
-                out.append(job)
-        return out
+            if isinstance(claim.get("execution_id"), str) and _safe_component(
+                    claim["execution_id"]):
+                claims[job["id"]] = claim["execution_id"]
+        rows = self._present("id", "id", list(claims.values()))
+        ran = self._present("job_id", "DISTINCT job_id",
+                            [j["id"] for j in jobs if j.get("last_run_at")])
+        return [j for j in jobs if (j["id"] in claims and claims[j["id"]] not in rows)
+                or (j.get("last_run_at") and j["id"] not in ran)]
+
+    def _present(self, column, what, values):
+        """The *values* of *column* some row of executions holds (in chunks of 500)."""
+        found = set()
+        for start in range(0, len(values), 500):
+            chunk = values[start:start + 500]
+            found |= {r[column] for r in self.select(
+                f"SELECT {what} AS {column} FROM executions WHERE {column} IN "
+                f"({','.join('?' * len(chunk))})", tuple(chunk))}
+        return found
 
     def _migrate(self, conn):
         import sqlite3

@@ -4634,6 +4634,21 @@ def test_ledger_an_occurrence_with_any_row_is_taken(ledger):
     assert ledger.has_occurrence("bbbbbbbbbbbb", slot) is False
 
 
+def test_ledger_names_jobs_whose_proven_rows_are_missing(home, clock):
+    # lacking(): a claim whose row is gone, or a last run with no row of the job at all;
+    # batched queries (doctor asks it of every job), more jobs than one chunk holds.
+    os.makedirs(home.path)
+    ledger = home.scheduler.ledger
+    eid = ledger.claim([("a" * 12, None)], "builtin", NOW)[0]
+    jobs = [{"id": "a" * 12, "last_run_at": hc._iso(NOW), "fire_claim": {"execution_id": eid}},
+            {"id": "b" * 12, "last_run_at": hc._iso(NOW)},
+            {"id": "c" * 12, "fire_claim": {"execution_id": "f" * 32}},
+            {"id": "d" * 12}, {"id": "../x", "last_run_at": hc._iso(NOW)}]
+    jobs += [{"id": f"{n:012x}", "last_run_at": hc._iso(NOW)} for n in range(1200)]
+    lost = [j["id"] for j in ledger.lacking(jobs)]
+    assert lost[:2] == ["b" * 12, "c" * 12] and len(lost) == 1202
+
+
 # ---- 13. incidents -------------------------------------------------------------------
 
 
