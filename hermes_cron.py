@@ -6529,6 +6529,15 @@ def _apply_result(job, eid, result, now, manual, zone):
 # Deciding is pure: _plan reads the job records and the facts gathered for
 # them and returns decisions; _apply_decisions alone writes them.
 
+def _apply_row(job, row, now, zone):
+    """Apply a finished ledger *row*'s result to the job that still claims it; True if so."""
+    if row is None or row["status"] not in ("completed", "failed"):
+        return False
+    finished = _parse_stored(row["finished_at"]) or now
+    return _apply_result(job, row["id"], _Result.of_row(row), finished,
+                         row["source"] != "builtin", zone)
+
+
 class _Decision:
     """One thing the plan decided about one job (the apply step carries it out).
 
@@ -6537,18 +6546,18 @@ class _Decision:
     (capacity held it back: it stays due), ``retire`` (a one-shot that will
     not run; *what* says why, *detail* is the note), ``pause`` (auto-pause;
     *what* is the skip reason), ``settle`` (drop a claim that no longer
-    stands, after marking its row *changes* ``unknown`` with *detail* if
+    stands, after marking its ledger *row* ``unknown`` with *detail* if
     set) or ``set`` (the job fields in *changes*; None removes a field).
     """
 
     __slots__ = ("action", "index", "job_id", "instant", "what", "detail", "slot",
-                 "lateness", "changes")
+                 "lateness", "changes", "row")
 
     def __init__(self, action, index, job_id, instant=None, what=None, detail=None,
-                 slot=None, lateness=0.0, changes=None):
+                 slot=None, lateness=0.0, changes=None, row=None):
         self.action, self.index, self.job_id, self.instant = action, index, job_id, instant
         self.what, self.detail, self.slot, self.lateness = what, detail, slot, lateness
-        self.changes = changes
+        self.changes, self.row = changes, row
 
     def key(self):
         """The decision in short: ``(action, job_id, instant, what)`` (``set``: the changes)."""
@@ -6675,11 +6684,12 @@ class _Deciding:
     only read), so the caller's record is never written.
     """
 
-    __slots__ = ("index", "job", "facts", "out", "restored", "_own")
+    __slots__ = ("index", "job", "facts", "out", "restored", "_own", "_said")
 
     def __init__(self, index, job, facts):
         self.index, self.job, self.facts, self.out, self._own = index, job, facts, [], False
         self.restored = None  # a pending slot given back: last_dispatch names it untruly
+        self._said = set()  # slots already skipped as already_run
 
     def own(self):
         """The record as a scratch copy this plan may change."""
@@ -6718,6 +6728,9 @@ class _Deciding:
         if last is None or not slot <= last <= self.facts.now or (
                 self.restored is not None and slot >= self.restored):
             return None
+        if slot in self._said:
+            return "record"
+        self._said.add(slot)
         self.add("skip", instant=_instant(slot), what="already_run",
                  detail=f"the job's last dispatched slot is {_iso_exact(last)}, at or after "
                         f"this one, and the ledger holds no row for it (see 'doctor')")
@@ -6744,13 +6757,11 @@ def _decide_claim(d):
         if _job_state(d.job) == "scheduled":
             _overlap(d, claim)
         return True
-    d.add("settle", detail=error, what=row["id"] if row is not None else None, changes=row)
-    if error is None and row is not None and row["status"] in ("completed", "failed"):
-        # Its process never recorded the finished run on the job (killed, or
-        # the store was busy or full): the row's result counts now.
-        finished = _parse_stored(row["finished_at"]) or d.facts.now
-        _apply_result(d.own(), row["id"], _Result.of_row(row), finished,
-                      row["source"] != "builtin", _zone_or_utc(d.facts, d.job))
+    d.add("settle", detail=error, what=row["id"] if row is not None else None, row=row)
+    if error is None:
+        # Its process may never have recorded a finished run on the job
+        # (killed, or the store was busy or full): the row's result counts now.
+        _apply_row(d.own(), row, d.facts.now, _zone_or_utc(d.facts, d.job))
     d.own()["fire_claim"] = None  # cleared as upstream clears it
     return False
 
@@ -7636,12 +7647,13 @@ def _apply_one(home, job, decision, now, report, holds):
     """Carry out one decision other than a fire (hold-backs are collected in *holds*)."""
     action = decision.action
     if action == "settle":
-        if _settle(home, job, decision.changes, decision.detail, now):
-            report["reconciled"].append(decision.changes["id"])
+        if _settle(home, job, decision.row, decision.detail, now):
+            report["reconciled"].append(decision.row["id"])
     elif action == "set":
         _apply_changes(job, decision.changes)
     elif action == "hold":
-        _report_skip(report, decision)
+        _skip(home, report, job, decision.instant, decision.what, decision.detail, now,
+              record=False)  # hold-backs are recorded together, in one transaction
         holds.append((decision.job_id, decision.instant, decision.what, decision.detail))
     elif action == "skip":
         _skip(home, report, job, decision.instant, decision.what, decision.detail, now)
@@ -7691,24 +7703,17 @@ def _settle(home, job, row, error, now):
         marked = home.ledger.mark_unknown(row, error, now)
         job["fire_claim"] = None
         return marked
-    if row is not None and row["status"] in ("completed", "failed"):
-        finished = _parse_stored(row["finished_at"]) or now
-        if _apply_result(job, row["id"], _Result.of_row(row), finished,
-                         row["source"] != "builtin", _safe_zone(home, job)):
-            return False
-    job["fire_claim"] = None  # cleared as upstream clears it
+    if not _apply_row(job, row, now, _safe_zone(home, job)):
+        job["fire_claim"] = None  # cleared as upstream clears it
     return False
 
 
-def _report_skip(report, decision):
-    report["skipped"].append({"job_id": decision.job_id, "scheduled_instant": decision.instant,
-                              "reason": decision.what, "detail": decision.detail})
-
-
-def _skip(home, report, job, instant, reason, detail, now):
+def _skip(home, report, job, instant, reason, detail, now, record=True):
+    """Say a slot did not fire: in the tick's report and, with *record*, in cron_skips."""
     report["skipped"].append({"job_id": job.get("id"), "scheduled_instant": instant,
                               "reason": reason, "detail": detail})
-    home.ledger.record_skip(job.get("id"), instant, reason, detail, now)
+    if record:
+        home.ledger.record_skip(job.get("id"), instant, reason, detail, now)
 
 
 def _auto_pause(home, job, reason, now):
@@ -11264,7 +11269,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # python -m hermes_cron list | head: the reader has what it wants
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence(sys.stdout)
         return code  # the command's own verdict if it got that far (doctor's findings)
     except OSError as exc:  # e.g. a lock file on a read-only home: name it, no traceback
         path = exc.filename or getattr(args, "home", None) or _home_path(os.environ)
