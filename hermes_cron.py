@@ -582,6 +582,29 @@ def _as_storage_error(exc, path):
     return error
 
 
+def _synced_temp(directory, prefix, suffix, data):
+    """Return a new temp file in *directory* holding *data*: mode 0600, flushed, fsynced.
+
+    If that fails the file is removed and the error raised: nothing is left behind.
+    """
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return tmp
+
+
 def _atomic_write(path, data):
     """Write *data* (bytes) to *path* atomically with mode 0600.
 
@@ -590,19 +613,12 @@ def _atomic_write(path, data):
     at any point leaves either the old or the new file.  A write the file
     system refuses removes the temp file and raises ``StorageError``.
     """
-    import tempfile
-
     directory = os.path.dirname(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=directory)
+        tmp = _synced_temp(directory, _TEMP_PREFIX, _TEMP_SUFFIX, data)
     except OSError as exc:
         raise _as_storage_error(exc, path) from None
     try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o600)
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
         try:
@@ -5297,8 +5313,6 @@ def _output_dir(home, job_id):
 
 def _write_output(home, job, eid, when, outcome, title_note=None):
     """Write the run document atomically (mode 0600); never overwrite one."""
-    import tempfile
-
     directory = _output_dir(home, job["id"])
     if not os.path.isdir(directory):
         for path in (os.path.dirname(directory), directory):
@@ -5330,13 +5344,11 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
     data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
     stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
     path = os.path.join(directory, f"{stamp}.md")
-    fd, tmp = tempfile.mkstemp(prefix=".output_", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o600)
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        tmp = _synced_temp(directory, ".output_", ".tmp", data)
+    except OSError as exc:  # a full disk: the run's error names the document
+        raise _as_storage_error(exc, path) from None
+    try:
         n = 1
         while True:  # link() never replaces: two runs in one second keep both
             path = os.path.join(directory, f"{stamp}{'' if n == 1 else f'_{n}'}.md")
