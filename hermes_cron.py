@@ -6629,7 +6629,7 @@ def _gather(home, records, now):
     # clock stepped back (or was ahead then), so next runs computed then
     # may lie past what the schedules allow from now.
     stepped_back = max(home.store.saved_at(), _heartbeat_epoch(home)) > now.timestamp() + 60
-    return _Facts(now, home.settings, lambda job: home.zone(job), claims, _TakenSlots(ledger),
+    return _Facts(now, home.settings, home.zone, claims, _TakenSlots(ledger),
                   home.bad_config, stepped_back)
 
 
