@@ -6722,16 +6722,18 @@ class _Deciding:
                 self.job[key] = value
         self.add("set", changes=changes)
 
-    def taken(self, slot):
-        """``ledger`` if a row holds the occurrence *slot*, ``record`` if the job record
-        proves it fired, else None.
+    def taken(self, slot, through=False):
+        """``ledger`` if a row holds the occurrence *slot*, else the last dispatched
+        slot (an aware datetime) if the job record proves *slot* fired, else None.
 
         A slot at or before the last one the tick dispatched
         (``last_dispatch.scheduled_at``, written as it claims) is never fired
         again, even when the ledger lost its rows (a zeroed executions.db).
         Manual runs do not count (they use up no slot), nor does a dispatch
         later than now: the clock was ahead then.  A proof by the record alone
-        is recorded as a skip, reason ``already_run``.
+        is recorded as a skip, reason ``already_run``; *through* says the skip
+        stands for every slot up to the last dispatched one (the caller steps
+        over them all at once).
         """
         if (self.job.get("id"), _instant(slot)) in self.facts.taken:
             return "ledger"
@@ -6741,12 +6743,14 @@ class _Deciding:
                 self.restored is not None and slot >= self.restored):
             return None
         if slot in self._said:
-            return "record"
+            return last
         self._said.add(slot)
+        jump = through and slot < last and (self.restored is None or self.restored > last)
+        which = "this one; every slot from here to it is stepped over" if jump else "this one"
         self.add("skip", instant=_instant(slot), what="already_run",
                  detail=f"the job's last dispatched slot is {_iso_exact(last)}, at or after "
-                        f"this one, and the ledger holds no row for it (see 'doctor')")
-        return "record"
+                        f"{which}, and the ledger holds no row for it (see 'doctor')")
+        return last
 
 
 def _decide(index, job, facts):
@@ -6898,8 +6902,11 @@ def _past_taken(d, schedule, zone, slot):
     when the next free one is not due yet (``next_run_at`` moves on either way)."""
     facts = d.facts
     for _ in range(_TAKEN_STEPS):
-        if not d.taken(slot):
+        proof = d.taken(slot, through=True)
+        if not proof:
             return slot
+        if proof != "ledger" and (d.restored is None or d.restored > proof):
+            slot = proof  # every slot up to the last dispatched one is done: one step
         # That slot is done; the ones after it still count: a run that came
         # due meanwhile fires (or catches up, or is skipped) as usual.
         slot = _next_slot(schedule, zone, slot, slot)
