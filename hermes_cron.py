@@ -1881,9 +1881,25 @@ def _check_base_url(job, settings):
 
     Raises ``InvalidInputError`` for a ``base_url`` without a ``provider``,
     or one whose origin (scheme, host and port) is not the named provider's
-    (unless the provider is ``custom``).
+    (unless the provider is ``custom``), and for a job's own ``api_key_env``
+    naming a variable the configuration holds for something else.
     """
     base_url, provider = job.get("base_url"), job.get("provider")
+    own = job.get("api_key_env")
+    if own is not None and provider != "custom":
+        raise InvalidInputError(
+            "api_key_env is the key variable of a --provider custom job", own,
+            "drop it (a named provider's key variable is set in config.json providers), or "
+            "use --provider custom --base-url URL")
+    if own is not None and not (isinstance(own, str) and own.isascii() and own.isidentifier()):
+        raise InvalidInputError("api_key_env must be an environment variable name", own,
+                                "use letters, digits and _ (e.g. MYJOB_API_KEY)")
+    use = _key_env_use(own, settings) if own is not None else None
+    if use is not None:
+        raise InvalidInputError(
+            f"api_key_env names {use}, which must not be sent to the job's base_url", own,
+            "give the job a key variable of its own (e.g. MYJOB_API_KEY); a provider's own "
+            "key is used by --provider NAME without --base-url")
     if not base_url:
         return
     if not provider:
@@ -1907,6 +1923,28 @@ def _check_base_url(job, settings):
             f"base_url {origin[0]}://{origin[1]}:{origin[2]} is not provider {provider!r}'s "
             f"endpoint ({shown}); its API key may not be sent there", base_url,
             "drop --base-url, or use --provider custom with a key of the job's own")
+
+
+def _key_env_use(name, settings):
+    """What the configuration holds variable *name* for (a phrase), or None.
+
+    Every provider's key variables (config entries and the built-ins'
+    ``<NAME>_API_KEY``), the SMTP password, the webhook secret and the
+    variables passed through to scripts.
+    """
+    uses = {}
+    for provider in _PROVIDER_URLS:
+        uses[f"{provider.upper()}_API_KEY"] = f"the API key of provider {provider!r}"
+    for provider, entry in sorted((settings.get("providers") or {}).items()):
+        if isinstance(entry, dict):
+            for env in [entry.get("api_key_env")] + list(entry.get("api_key_envs") or ()):
+                if isinstance(env, str):
+                    uses[env] = f"the API key of provider {provider!r}"
+    for env in settings.get("script_env_passthrough") or ():
+        uses.setdefault(env, "passed through to scripts (script_env_passthrough)")
+    uses[(settings.get("smtp") or {}).get("password_env")] = "the SMTP password (smtp.password_env)"
+    uses[settings.get("webhook_secret_env")] = "the webhook signing secret (webhook_secret_env)"
+    return uses.get(name)
 
 
 def _origin(url):
@@ -8326,6 +8364,11 @@ def _preflight(home, job):
     settings = home.settings
     agent = settings.get("agent") or {}
     provider = job.get("provider") or agent.get("provider")
+    try:  # a store edited by hand: the tick refuses (pauses) it, and says so here first
+        _check_base_url(job, settings)
+    except InvalidInputError as exc:
+        found.append(("credential_guard", f"{exc}; the tick pauses the job instead of "
+                                          f"running it"))
     if job.get("no_agent") or home.runner is not None:
         pass
     elif not provider and not agent.get("command"):
@@ -8941,7 +8984,8 @@ def _shell_quote(text):
 #    the rule inside a job, forgetting a removed one.
 # =============================================================================
 
-_PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model")
+_PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model",
+                 "api_key_env")
 _EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
                                        "no_agent", "context_from", "failure_deliver",
                                        "allow_scan"))
@@ -8994,14 +9038,17 @@ def _plain_fields(fields, clearing=False):
 def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
              skills=None, script=None, no_agent=False, context_from=None, model=None,
              provider=None, base_url=None, workdir=None, paused=False, reason=None,
-             failure_deliver=None, allow_scan=None):
+             failure_deliver=None, allow_scan=None, api_key_env=None):
     """``CronHome.add_job`` on the scheduler *home* (its store may be a job list in memory)."""
     _check_not_in_job(home, "add")
     now = home.now()
     settings = home.settings
     fields = {"prompt": prompt, "tz": tz, "script": script, "workdir": workdir,
-              "base_url": base_url, "provider": provider, "model": model}
+              "base_url": base_url, "provider": provider, "model": model,
+              "api_key_env": api_key_env}
     job = _plain_fields(fields)
+    if job["api_key_env"] is None:
+        del job["api_key_env"]  # a field of custom-provider jobs only
     zone = home.zone(job)
     parsed = parse_schedule(schedule, now=now, tz=zone)
     skills = _check_skills(skills)
@@ -9601,7 +9648,7 @@ class CronHome:
     def add_job(self, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
                 skills=None, script=None, no_agent=False, context_from=None, model=None,
                 provider=None, base_url=None, workdir=None, paused=False, reason=None,
-                failure_deliver=None, allow_scan=None):
+                failure_deliver=None, allow_scan=None, api_key_env=None):
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
@@ -9611,7 +9658,8 @@ class CronHome:
                         repeat=repeat, skills=skills, script=script, no_agent=no_agent,
                         context_from=context_from, model=model, provider=provider,
                         base_url=base_url, workdir=workdir, paused=paused, reason=reason,
-                        failure_deliver=failure_deliver, allow_scan=allow_scan)
+                        failure_deliver=failure_deliver, allow_scan=allow_scan,
+                        api_key_env=api_key_env)
 
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
@@ -10077,6 +10125,9 @@ def _parser():
         p.add_argument("--model", help="model for this job")
         p.add_argument("--provider", help="provider for this job")
         p.add_argument("--base-url", help="API base URL (needs --provider)")
+        p.add_argument("--api-key-env", metavar="VAR",
+                       help="the variable holding the key of a --provider custom job (one of "
+                            "its own: never a variable config.json holds for something else)")
         p.add_argument("--workdir", help="absolute directory the job runs in")
         p.add_argument("--allow-scan", action="append", metavar="RULE",
                        help="let this job's prompt pass one injection-scanner rule, e.g. "
@@ -10319,7 +10370,7 @@ def _list_zone(home, job):
 def _job_fields_from(args, editing):
     fields = {key: getattr(args, key, None) for key in (
         "name", "tz", "deliver", "failure_deliver", "repeat", "skills", "script", "no_agent",
-        "context_from", "model", "provider", "base_url", "workdir", "allow_scan")}
+        "context_from", "model", "provider", "base_url", "workdir", "allow_scan", "api_key_env")}
     if fields["allow_scan"] is not None:
         fields["allow_scan"] = [rule for rule in fields["allow_scan"] if rule]
     if editing:

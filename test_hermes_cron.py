@@ -5963,6 +5963,106 @@ def test_rn_guard_applies_to_a_manual_run_of_a_hand_edited_job(_rn_home, _rn_ser
     assert home.job(job["id"])["last_status"] == "blocked_config"
 
 
+_RN_OPENAI = "sk-openai-real-key-" + "9" * 24
+
+
+def _rn_guard_config(local, backup):
+    return dict(_rn_config(local, backup), webhook_secret_env="RN_HOOK",
+                script_env_passthrough=["RN_PASS"],
+                smtp={"host": "127.0.0.1", "password_env": "RN_SMTP"})
+
+
+@pytest.mark.parametrize("var, use", [
+    ("OPENAI_API_KEY", "the API key of provider 'openai'"),
+    ("K2", "the API key of provider 'local'"),
+    ("K3", "the API key of provider 'backup'"),
+    ("RN_HOOK", "the webhook signing secret (webhook_secret_env)"),
+    ("RN_SMTP", "the SMTP password (smtp.password_env)"),
+    ("RN_PASS", "passed through to scripts (script_env_passthrough)"),
+])
+def test_rn_guard_refuses_a_job_key_variable_the_config_holds_for_another_use(
+        _rn_home, _rn_servers, _rn_env, var, use):
+    """Issue 22.1: a custom job naming another provider's key variable walked around the
+    guard; it is refused at add, edit and apply, and nothing is written."""
+    local, backup = _rn_servers("local"), _rn_servers("backup")
+    home = _rn_home(_rn_guard_config(local, backup))
+    own = home.add_job("@daily", _RN_PROMPT, name="own", provider="custom",
+                       base_url="http://127.0.0.1:9/v1", api_key_env="RN_MINE", model="m")
+    assert own["api_key_env"] == "RN_MINE"
+    before = _rn_jobs_bytes(home)
+    message = (f"api_key_env names {use}, which must not be sent to the job's base_url: "
+               f"'{var}': give the job a key variable of its own (e.g. MYJOB_API_KEY); a "
+               f"provider's own key is used by --provider NAME without --base-url")
+    for prefix, attempt in (
+            ("", lambda: home.add_job("@daily", _RN_PROMPT, provider="custom", model="m",
+                                 base_url="http://127.0.0.1:9/v1", api_key_env=var)),
+            ("", lambda: home.edit_job("own", api_key_env=var)),
+            ("jobs file entry 1 ('own'): ", lambda: home.apply([{"name": "own", "schedule": "@daily", "prompt": _RN_PROMPT,
+                                 "provider": "custom", "base_url": "http://127.0.0.1:9/v1",
+                                 "model": "m", "api_key_env": var}]))):
+        with pytest.raises(hc.InvalidInputError) as caught:
+            attempt()
+        assert str(caught.value) == prefix + message
+        assert _rn_jobs_bytes(home) == before
+
+
+def test_rn_guard_key_variable_errors_name_the_field_on_the_cli(cli, home):
+    rc, out, err = cli("add", "@daily", "hi", "--provider", "custom", "--base-url",
+                       "http://127.0.0.1:9/v1", "--api-key-env", "OPENAI_API_KEY")
+    assert (rc, out) == (2, "") and err.startswith(
+        "hermes_cron: error: api_key_env names the API key of provider 'openai', which must "
+        "not be sent to the job's base_url: 'OPENAI_API_KEY': ")
+    rc, out, err = cli("add", "@daily", "hi", "--provider", "custom", "--base-url",
+                       "http://127.0.0.1:9/v1", "--api-key-env", "A B")
+    assert (rc, err) == (2, "hermes_cron: error: api_key_env must be an environment variable "
+                            "name: 'A B': use letters, digits and _ (e.g. MYJOB_API_KEY)\n")
+    rc, out, err = cli("add", "@daily", "hi", "--provider", "openai", "--api-key-env", "MINE")
+    assert (rc, err) == (2, "hermes_cron: error: api_key_env is the key variable of a "
+                            "--provider custom job: 'MINE': drop it (a named provider's key "
+                            "variable is set in config.json providers), or use --provider "
+                            "custom --base-url URL\n")
+    assert not os.path.exists(os.path.join(home.path, "jobs.json"))
+
+
+def test_rn_guard_a_hand_edited_foreign_key_variable_is_never_sent(
+        _rn_home, _rn_servers, _rn_env, clock, cli):
+    """Issue 22.1's reproduction: the OpenAI key went as a Bearer token to a local port.
+
+    Fail closed at dispatch (the job is paused, nothing is sent), at a manual
+    run, and doctor names it (code ``credential_guard``)."""
+    _rn_env["OPENAI_API_KEY"] = _RN_OPENAI
+    catcher = _rn_servers("catcher")
+    catcher.reply(lambda r: (200, {}, _RN_OK))
+    home = _rn_home({"agent": {"model": "m"}})
+    job = home.add_job("*/5 * * * *", _RN_PROMPT, name="j", provider="custom",
+                       base_url=catcher.url, api_key_env="RN_MINE")
+    _rn_edit_job(home, job["id"], api_key_env="OPENAI_API_KEY")
+    report = home.doctor()
+    [finding] = [f for f in report["findings"] if f["code"] == "credential_guard"]
+    assert finding["job_id"] == job["id"] and finding["message"].startswith(
+        "api_key_env names the API key of provider 'openai', which must not be sent")
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed" and catcher.requests() == []
+    clock.advance(minutes=5)
+    report = home.tick()
+    stored = home.job(job["id"])
+    assert (stored["state"], [s["reason"] for s in report["skipped"]]) == (
+        "paused", ["blocked_guard"])
+    assert catcher.requests() == []
+    assert _RN_OPENAI not in _rn_jobs_bytes(home).decode()
+
+
+def test_rn_custom_provider_sends_its_own_key_variable_only(_rn_home, _rn_servers, _rn_env):
+    _rn_env.update(OPENAI_API_KEY=_RN_OPENAI, RN_MINE="rn-mine-key-4444")
+    catcher = _rn_servers("catcher")
+    catcher.reply(lambda r: (200, {}, _RN_OK))
+    home = _rn_home({"agent": {"model": "m"}})
+    job = home.add_job("@daily", _RN_PROMPT, provider="custom", base_url=catcher.url,
+                       api_key_env="RN_MINE")
+    assert home.run_job(job["id"])["status"] == "completed"
+    assert _rn_auths(catcher) == ["Bearer rn-mine-key-4444"]
+
+
 # -- agent.command --
 
 
