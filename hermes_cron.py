@@ -1866,13 +1866,30 @@ def _check_webhook(target, url):
             "drop ?token=... from the URL; sign requests with config webhook_secret_env")
 
 
+def _url_tokens(url):
+    """The parts of *url*'s path and query that look like tokens.
+
+    A webhook's or a ping's URL often is its own credential (Slack's
+    ``/services/T…/B…/<secret>``, healthchecks.io's ``/<uuid>``): a part of
+    16 characters or more with a digit in it counts.
+    """
+    scheme, sep, rest = url.partition("://")
+    rest = rest.partition("#")[0]
+    path = rest.partition("/")[2] if sep else rest
+    parts = path.replace("?", "/").replace("&", "/").replace("=", "/").replace(";", "/")
+    return [p for p in parts.split("/") if len(p) >= 16 and any(c.isdigit() for c in p)]
+
+
 def _redact_url(url):
-    """*url* with its userinfo and the values of credential-like query keys masked."""
+    """*url* with its userinfo, the values of credential-like query keys and the
+    parts of its path that look like tokens masked."""
     import re
 
     scheme, sep, rest = url.partition("://")
     userinfo, at, host = rest.rpartition("@")
     url = f"{scheme}{sep}***@{host}" if at else url
+    for token in sorted(set(_url_tokens(url)), key=len, reverse=True):
+        url = url.replace(token, "***")
     return re.sub(_QUERY_CREDENTIAL_KEY + r"=)[^&#\s]*", r"\1***", url)
 
 
@@ -3120,6 +3137,7 @@ class _Redactor:
         for value in _KNOWN_SECRETS:
             if value in text:
                 text = text.replace(value, "***")
+        text = _mask_spread_secrets(text)
         if "KEY" in text:
             text = self.pem_re.sub("[REDACTED PRIVATE KEY]", text)
         if "Private-Lines" in text:
@@ -3380,6 +3398,90 @@ def _utf8_ok(text):
         return False
 
 
+# The configured values registered so far (their encoded forms are in _KNOWN_SECRETS),
+# and, built on first need, what finds one spread over lines or spaced out.
+_KNOWN_VALUES = frozenset()
+_KNOWN_SPREAD = None
+_SPREAD_SEPARATORS = " \t\r\n="
+
+
+def _encoded_forms(value):
+    """*value* as it may come back from a peer or a log: the set of its spellings.
+
+    Hex (either case), URL-encoding (as quoted, and every byte escaped),
+    JSON ``\\u`` escapes, HTML entities and base64 (standard and URL-safe,
+    at each of the three byte alignments; only the characters made of the
+    value's bytes alone, so it is found inside a longer encoded text).
+    """
+    import base64
+    import html
+    from urllib.parse import quote, quote_plus
+
+    raw = value.encode("utf-8")
+    forms = {value, raw.hex(), raw.hex().upper(), quote(value, safe=""), quote_plus(value),
+             "".join("%%%02X" % b for b in raw), "".join("%%%02x" % b for b in raw),
+             "".join("\\u%04x" % ord(c) for c in value),
+             "".join("\\u%04X" % ord(c) for c in value), html.escape(value),
+             "".join("&#%d;" % ord(c) for c in value), "".join("&#x%x;" % ord(c) for c in value)}
+    for shift in range(3):
+        first, last = (1 if shift else 0), (shift + len(raw)) // 3  # whole groups of the value
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            text = encode(b"\0" * shift + raw).decode("ascii")[4 * first:4 * last]
+            if len(text) >= _KNOWN_MIN:
+                forms.add(text)
+    return forms
+
+
+def _remember_values(values):
+    """Register *values* (and their encoded forms) to be masked wherever they appear."""
+    global _KNOWN_SECRETS, _KNOWN_VALUES, _KNOWN_SPREAD
+    new = {v.strip() for v in values if isinstance(v, str) and len(v.strip()) >= _KNOWN_MIN}
+    new -= _KNOWN_VALUES
+    if not new:
+        return
+    forms = set(_KNOWN_SECRETS)
+    for value in new:
+        forms |= _encoded_forms(value)
+    _KNOWN_SECRETS = tuple(sorted(forms, key=len, reverse=True))  # replaced whole: no lock
+    _KNOWN_VALUES, _KNOWN_SPREAD = _KNOWN_VALUES | new, None
+
+
+def _mask_spread_secrets(text):
+    """Mask a registered value split by line breaks (quoted-printable's ``=`` soft
+    breaks too) or spaced out, one separator run between any two characters."""
+    global _KNOWN_SPREAD
+    if not _KNOWN_VALUES:
+        return text
+    drop = str.maketrans("", "", _SPREAD_SEPARATORS)
+    squeezed = text.translate(drop)
+    if squeezed == text or not any(v.translate(drop) in squeezed for v in _KNOWN_VALUES):
+        return text  # the cheap test: no value is there even with every separator gone
+    spread = _KNOWN_SPREAD  # read once: a registration may reset it meanwhile
+    if spread is None:
+        import re
+
+        gap = r"(?:=?\r?\n[ \t>]*|[ \t]{1,2})?"
+        spread = _KNOWN_SPREAD = re.compile("|".join(
+            gap.join(re.escape(c) for c in value)
+            for value in sorted(_KNOWN_VALUES, key=len, reverse=True)))
+    return spread.sub("***", text)
+
+
+def _remember_job_secrets(job, environ):
+    """Register what a run of *job* can send: its own key variable's value and the
+    tokens in its webhook and ping URLs."""
+    values = []
+    if isinstance(job.get("api_key_env"), str):
+        values.append(environ.get(job["api_key_env"]))
+    for field in ("deliver", "failure_deliver"):
+        if isinstance(job.get(field), str):
+            for target in _split_targets(job[field]):
+                kind, _, rest = target.partition(":")
+                if kind.lower() in ("webhook", "ping"):
+                    values += _url_tokens(rest.strip())
+    _remember_values(values)
+
+
 def _remember_secrets(settings, environ):
     """Register the configured secrets' values, to be masked whatever their shape.
 
@@ -3388,22 +3490,20 @@ def _remember_secrets(settings, environ):
     providers' ``<NAME>_API_KEY`` and the passed-through variables whose
     names look secret.
     """
-    global _KNOWN_SECRETS
     names = [f"{provider.upper()}_API_KEY" for provider in _PROVIDER_URLS]
     for entry in (settings.get("providers") or {}).values():
         if isinstance(entry, dict):
             names += [entry.get("api_key_env")] + list(entry.get("api_key_envs") or ())
     names += [(settings.get("smtp") or {}).get("password_env"), settings.get("webhook_secret_env")]
+    values = [environ.get(name) for name in names if isinstance(name, str)]
     passthrough = [n for n in settings.get("script_env_passthrough") or () if isinstance(n, str)]
     if passthrough:  # building the redactor costs tens of ms: an empty tick must not pay it
-        names += [n for n in passthrough if _redactor().kind(n) >= 2]
-    values = set(_KNOWN_SECRETS)
-    for name in names:
-        value = environ.get(name) if isinstance(name, str) else None
-        if isinstance(value, str) and len(value.strip()) >= _KNOWN_MIN:
-            values.add(value.strip())
-    if len(values) > len(_KNOWN_SECRETS):
-        _KNOWN_SECRETS = tuple(sorted(values, key=len, reverse=True))
+        for name in passthrough:
+            value = environ.get(name)
+            if isinstance(value, str) and (_redactor().kind(name) >= 2 or
+                                           _redactor().random_looking(value.strip(), True)):
+                values.append(value)
+    _remember_values(values)
 
 
 def _redactor():
@@ -5852,7 +5952,7 @@ def _command_runner(home, job, eid, prompt, command):
         stdin_text=prompt, timeout=home.settings["run_timeout_seconds"], runs=home.runs,
         eid=eid, what="agent command")
     if error is None and rc != 0:
-        tail = err.strip()[-_ERROR_CAP:]
+        tail = redact(err.strip())[-_ERROR_CAP:]  # masked first: a cut may split a key
         error = f"agent command exited with code {rc}" + (f": {tail}" if tail else "")
     if error is not None:
         raise _RunFailed(redact(error))
@@ -5901,8 +6001,10 @@ def _http_runner(home, job, prompt):
                 limited.append(name)
                 continue
             if not 200 <= status < 300:
-                raise _RunFailed(redact(f"provider {name!r} returned HTTP {status}: "
-                                        f"{_one_line(body, 300)}"))
+                # Masked before it is cut and joined: a cut or a line break
+                # through a key would leave the rest of it unrecognised.
+                raise _RunFailed(f"provider {name!r} returned HTTP {status}: "
+                                 f"{_one_line(redact(body), 300)}")
             return _chat_content(name, body)
     raise _RunFailed(f"rate limited: HTTP 429 (rate limit) from every key of "
                      f"{', '.join(dict.fromkeys(limited))}")
@@ -6041,6 +6143,7 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
         except OSError as exc:
             raise _RunFailed(f"cannot append to {rest}: {exc.strerror}") from None
     elif kind == "webhook":
+        _remember_values(_url_tokens(rest))
         _send_webhook(home, job, eid, instant, content, for_failure, rest)
     elif kind == "command":
         # The script environment (never the provider keys or the signing
@@ -6053,12 +6156,13 @@ def _send_one(home, job, eid, instant, content, for_failure, target):
         with home.runs.lock:  # the run's document is written: nowhere to report them
             home.runs.left.pop(f"{eid}-deliver", None)
         if error is None and rc != 0:
-            error = f"delivery command exited with code {rc}: {err.strip()[-300:]}"
+            error = f"delivery command exited with code {rc}: {redact(err.strip())[-300:]}"
         if error is not None:
             raise _RunFailed(redact(error))
     elif kind == "email":
         _send_email(home, job, eid, content, for_failure, rest.strip())
     elif kind == "ping":  # a queued ping sent again: the target is the exact URL to GET
+        _remember_values(_url_tokens(rest))
         _send_ping(rest.strip(), _SEND_TIMEOUT, eid)
 
 
@@ -6099,8 +6203,8 @@ def _send_webhook(home, job, eid, instant, content, for_failure, url):
                              unsent=unsent) from None
         raise _RunFailed(redact(f"cannot reach {shown}: {exc.reason}"), unsent=unsent) from None
     if not 200 <= status < 300:
-        excerpt = _one_line(answer[:300].decode("utf-8", "replace"), 200)
-        raise _RunFailed(redact(f"HTTP {status} from {shown}: {excerpt}"),
+        excerpt = _one_line(redact(answer.decode("utf-8", "replace")), 200)
+        raise _RunFailed(f"HTTP {status} from {shown}: {excerpt}",
                          unsent=_resendable(status=status))
 
 
@@ -6240,6 +6344,7 @@ def _send_ping(url, timeout, key):
 
 def _execute(home, job, eid, runs):
     """Run one job: its script, then (unless ``no_agent``) the agent."""
+    _remember_job_secrets(job, home.environ)  # before anything can echo them
     try:
         outcome = _execute_checked(home, job, eid, runs)
     except InvalidInputError as exc:  # a store edited by hand since the scan
@@ -6248,7 +6353,7 @@ def _execute(home, job, eid, runs):
         import traceback
 
         outcome = _Outcome("error", error=redact("".join(
-            traceback.format_exception(type(exc), exc, exc.__traceback__))[-_ERROR_CAP:]))
+            traceback.format_exception(type(exc), exc, exc.__traceback__)))[-_ERROR_CAP:])
     with runs.lock:
         outcome.warning = "; ".join(runs.left.pop(eid, ())) or None
     return outcome

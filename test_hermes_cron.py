@@ -6,6 +6,7 @@ too.  To test a vendored copy, change the one import line below.
 """
 
 import ast
+import base64
 import calendar
 import collections
 import email
@@ -28,6 +29,7 @@ import textwrap
 import threading
 import time
 import traceback
+import urllib.parse
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
@@ -6061,6 +6063,100 @@ def test_rn_custom_provider_sends_its_own_key_variable_only(_rn_home, _rn_server
                        api_key_env="RN_MINE")
     assert home.run_job(job["id"])["status"] == "completed"
     assert _rn_auths(catcher) == ["Bearer rn-mine-key-4444"]
+
+
+# -- keys the ticker holds never reach disk, in any spelling (issue 22.2) --
+
+
+def _rn_files_holding(root, needles):
+    """(path, needle) for every file under *root* whose bytes hold one of *needles*."""
+    found = []
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            with open(os.path.join(dirpath, name), "rb") as f:
+                data = f.read()
+            found += [(name, n) for n in needles if n.encode("utf-8") in data]
+    return found
+
+
+def _rn_spellings(key):
+    raw = key.encode()
+    b64 = [base64.b64encode(pad + raw + b"!").decode() for pad in (b"", b"u", b"us")]
+    return {
+        "base64 (aligned)": b64[0], "base64 (+1 byte)": "Basic " + b64[1],
+        "base64 (+2 bytes)": b64[2],
+        "base64 url-safe": base64.urlsafe_b64encode(b"\xff" + raw).decode(),
+        "hex": raw.hex(), "HEX": raw.hex().upper(),
+        "json \\u escapes": "".join("\\u%04x" % ord(c) for c in key),
+        "url-encoded": urllib.parse.quote("key=" + key + "&", safe=""),
+        "every byte %-escaped": "".join("%%%02X" % b for b in raw),
+        "html decimal entities": "".join("&#%d;" % ord(c) for c in key),
+        "html hex entities": "".join("&#x%x;" % ord(c) for c in key),
+        "split by a line break": key[:6] + "\n  " + key[6:],
+        "quoted-printable soft break": key[:10] + "=\r\n" + key[10:],
+        "spaced out": " ".join(key),
+    }
+
+
+@pytest.mark.parametrize("how", list(_rn_spellings("x" * 20)))
+def test_rn_a_job_key_echoed_by_the_provider_never_reaches_disk(
+        _rn_home, _rn_servers, _rn_env, how):
+    """Issue 22.2: a job's own api_key_env value echoed in a 401 body was stored raw in
+    jobs.json, executions.db and the output document; nor may an encoded form be."""
+    key = "own-" + "".join(c for c in how if c.isalnum())[:10] + "-k3y-Zq9w"
+    _rn_env["RN_MINE"] = key
+    spelled = _rn_spellings(key)[how]
+    catcher = _rn_servers("catcher")
+    catcher.reply(lambda r: (401, {}, '{"error": "no access for ' + spelled + ' today"}'))
+    home = _rn_home({"agent": {"model": "m"}})
+    job = home.add_job("@daily", _RN_PROMPT, provider="custom", base_url=catcher.url,
+                       api_key_env="RN_MINE")
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed" and "returned HTTP 401" in row["error"]
+    assert _rn_auths(catcher) == ["Bearer " + key]  # it was sent, to its own endpoint only
+    assert spelled not in row["error"] and key[-12:] not in row["error"]
+    assert _rn_files_holding(home.path, [key[-12:], spelled]) == []  # the tail: after a split
+
+
+def test_rn_webhook_and_ping_url_tokens_stay_out_of_delivery_errors(
+        _rn_home, _rn_env, tmp_path):
+    """Issue 22.2: a webhook URL's path token appeared raw in delivery errors."""
+    token, uuid = "Zk29fjQ8mZpL47wqRtY3", "0b9c4a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+    port = _dl_free_port()
+    home = _rn_home({})
+    script = tmp_path / "scripts" / "say.sh"
+    script.write_text(f"#!/bin/sh\necho 'hook {token} and ping {uuid}'\n")
+    script.chmod(0o755)
+    job = home.add_job("@daily", script="say.sh", no_agent=True, deliver=(
+        f"webhook:http://127.0.0.1:{port}/services/T0001/B0001/{token},"
+        f"ping:http://127.0.0.1:{port}/{uuid}"))
+    row = home.run_job(job["id"])
+    stored = home.job(job["id"])
+    assert "cannot reach http://127.0.0.1:%d/services/T0001/B0001/***" % port in (
+        stored["last_delivery_error"])
+    # The targets themselves (the job, and the queue's copy it resends from), nowhere else:
+    assert sorted(set(_rn_files_holding(home.path, [token, uuid]))) == [
+        ("deliveries.db", uuid), ("deliveries.db", token), ("jobs.json", uuid),
+        ("jobs.json", token)]
+    errors = [d["error"] for d in home.scheduler.deliveries.rows()]
+    assert len(errors) == 3 and all("/***" in e and token not in e and uuid not in e
+                                    for e in errors), errors
+    assert row["status"] == "completed" and "hook *** and ping ***" in _rn_docs(
+        home, job["id"])[-1]
+
+
+def test_rn_a_random_looking_passthrough_value_is_masked_whatever_its_name(
+        _rn_home, _rn_env, tmp_path):
+    _rn_env["DEPLOY_REF"] = "Qm7xT2pLw9Vz4KsN8rYb"  # the name says nothing; the value does
+    home = _rn_home({"script_env_passthrough": ["DEPLOY_REF"]})
+    script = tmp_path / "scripts" / "say.sh"
+    script.write_text('#!/bin/sh\necho "using $DEPLOY_REF"\n')
+    script.chmod(0o755)
+    job = home.add_job("@daily", script="say.sh", no_agent=True)
+    assert home.run_job(job["id"])["status"] == "completed"
+    assert _rn_files_holding(home.path, ["Qm7xT2pLw9Vz4KsN8rYb"]) == []
+    (doc,) = _rn_docs(home, job["id"])
+    assert "using ***" in doc
 
 
 # -- agent.command --
