@@ -2592,11 +2592,23 @@ def _dump_store(doc, ensure_ascii):
 
 
 def _make_home(home):
-    """Create the home directory (mode 0700) if it does not exist yet."""
+    """Create the home directory (mode 0700) if it does not exist yet.
+
+    Parents it needs are made 0700 too, whatever the umask: ``--home a/b/cron``
+    under umask 000 must not leave a world-writable ``a/b`` above the store.
+    """
     if not os.path.isdir(home):
+        missing, path = [], os.path.abspath(home)
+        while not os.path.isdir(path) and os.path.dirname(path) != path:
+            missing.append(path)
+            path = os.path.dirname(path)
         try:
-            os.makedirs(home, mode=0o700, exist_ok=True)
-            os.chmod(home, 0o700)
+            for path in reversed(missing):
+                try:
+                    os.mkdir(path, 0o700)
+                except FileExistsError:
+                    continue  # made meanwhile by another process: not ours to chmod
+                os.chmod(path, 0o700)
         except OSError as exc:
             raise HermesCronError(f"cannot create the cron home ({exc.strerror})", home,
                                   "pick a --home you can write, or create it first") from None
@@ -8853,7 +8865,8 @@ def _export(home, engine, refs, tick=False, image=None):
     program = f"{_shell_quote(python)} -m hermes_cron --home {_shell_quote(home.path)}"
     base = f"cd {_shell_quote(here)} && {program}"
     if engine == "crontab":
-        line = f"* * * * * {base} tick >>{_shell_quote(home.path)}/tick.log 2>&1"
+        # cron(8) reads a bare % in a command as a newline: a home path may hold one.
+        line = _cron_escape(f"* * * * * {base} tick >>{_shell_quote(home.path)}/tick.log 2>&1")
         if not jobs:
             return line + "\n"
         # No CRON_TZ: Debian's and Ubuntu's cron ignore it, so a line is exact
@@ -8867,8 +8880,8 @@ def _export(home, engine, refs, tick=False, image=None):
                     f"cron(8) fires on the system's zone ({system}), not the job's ({zone}); "
                     f"many crons ignore CRON_TZ", job["id"],
                     f"keep the job in the every-minute tick instead: {line}")
-            lines.append(f"{expr} {base} run {job['id']} --occurrence auto "
-                         f">>{_shell_quote(home.path)}/run.log 2>&1")
+            lines.append(_cron_escape(f"{expr} {base} run {job['id']} --occurrence auto "
+                                      f">>{_shell_quote(home.path)}/run.log 2>&1"))
         return "\n".join(lines) + "\n"
     if engine == "systemd":
         if not jobs and not tick:
@@ -9063,15 +9076,16 @@ def _systemd_daemon(unit, command):
     """
     return (f"# {unit}.service\n[Unit]\nDescription=hermes_cron daemon\n"
             f"Wants=network-online.target\nAfter=network-online.target\n\n"
-            f"[Service]\nType=exec\nExecStart=/bin/sh -c {_shell_quote(command)}\n"
+            f"[Service]\nType=exec\nExecStart=/bin/sh -c {_unit_escape(_shell_quote(command))}\n"
             f"Restart=on-failure\nRestartSec=5\nKillMode=mixed\n"
             f"TimeoutStopSec={_EXPORT_STOP_SECONDS}\n\n"
             f"[Install]\nWantedBy=multi-user.target\n")
 
 
 def _systemd_pair(unit, command, calendar, description):
+    description = _unit_escape(description)
     return (f"# {unit}.service\n[Unit]\nDescription={description}\n\n[Service]\nType=oneshot\n"
-            f"ExecStart=/bin/sh -c {_shell_quote(command)}\n\n"
+            f"ExecStart=/bin/sh -c {_unit_escape(_shell_quote(command))}\n\n"
             f"# {unit}.timer\n[Unit]\nDescription={description} (timer)\n\n[Timer]\n"
             f"OnCalendar={calendar}\nAccuracySec=1s\nPersistent=false\nUnit={unit}.service\n\n"
             f"[Install]\nWantedBy=timers.target\n")
@@ -9081,6 +9095,17 @@ def _shell_quote(text):
     import shlex
 
     return shlex.quote(str(text))
+
+
+def _cron_escape(line):
+    """A crontab line whose command keeps its ``%`` (cron(8) ends a command at one)."""
+    return line.replace("%", "\\%")
+
+
+def _unit_escape(value):
+    """A unit file value systemd reads back as written: ``%`` specifiers, ``$``
+    variables and ``\\`` escapes are doubled."""
+    return value.replace("\\", "\\\\").replace("%", "%%").replace("$", "$$")
 
 
 # =============================================================================
@@ -11041,13 +11066,13 @@ def _cmd_notepad(home, args):
             _print_json(dict({"job_id": job_id},
                              **next(n for n in home.notepad(job_id) if n["key"] == key)))
         else:
-            print(f"Set notepad key '{key}' for job {job_id}.")
+            print(_printable(f"Set notepad key '{key}' for job {job_id}."))
     elif action == "delete":
         home.delete_note(job_id, key)
         if args.json:
             _print_json({"job_id": job_id, "key": key, "deleted": True})
         else:
-            print(f"Deleted notepad key '{key}' for job {job_id}.")
+            print(_printable(f"Deleted notepad key '{key}' for job {job_id}."))
     elif action == "get":
         value = home.get_note(job_id, key)
         if args.json:

@@ -10810,6 +10810,46 @@ def test_export_systemd_units_pass_systemd_analyze(home, tmp_path):
         "Europe/Berlin" in r.stdout
 
 
+def test_export_crontab_escapes_a_percent_in_the_home_path(tmp_path, clock, env):
+    """Issue 22.6: cron(8) ends a command at a bare ``%`` (the rest is stdin), so a home
+    path holding one broke the exported lines.  The exported command, as cron hands it
+    to the shell (``\\%`` read as ``%``), ticks that very home."""
+    (tmp_path / "scripts").mkdir()
+    home = hc.CronHome(tmp_path / "50%off" / "cron", clock=clock, environ=env)
+    job = home.add_job("*/5 * * * *", "p")
+    line = home.export("crontab").rstrip("\n")
+    quoted = f"{tmp_path}/50\\%off/cron"
+    assert line.endswith(f" --home {quoted} tick >>{quoted}/tick.log 2>&1")
+    [job_line] = home.export("crontab", [job["id"]]).splitlines()
+    assert "%" not in job_line.replace("\\%", "")
+    command = line.split(" ", 5)[5].replace("\\%", "%")  # what cron(8) runs
+    r = subprocess.run(["/bin/sh", "-c", command], env=dict(
+        env, HERMES_CRON_NOW="2026-03-06T12:00:00+00:00"), capture_output=True, text=True,
+        timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert os.path.exists(tmp_path / "50%off" / "cron" / "tick.log")
+    assert os.path.exists(tmp_path / "50%off" / "cron" / "ticker_heartbeat")
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/systemd-analyze"),
+                    reason="systemd-analyze is not installed")
+def test_export_systemd_escapes_specifiers_and_variables_in_the_home_path(tmp_path, clock, env):
+    (tmp_path / "scripts").mkdir()
+    home = hc.CronHome(tmp_path / "a%h$HOME" / "cron", clock=clock, environ=env)
+    job = home.add_job("@hourly", "p", name="50% done")
+    text = home.export("systemd", [job["id"]])
+    assert f"{tmp_path}/a%%h$$HOME/cron" in text and "/a%h" not in text
+    assert "Description=hermes_cron job 50%% done\n" in text
+    units = tmp_path / "units"
+    units.mkdir()
+    for block in text.split("# ")[1:]:
+        name, _, body = block.partition("\n")
+        (units / name).write_text(body)
+    r = subprocess.run(["systemd-analyze", "verify", *sorted(str(p) for p in units.iterdir())],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
 def test_export_kubernetes_is_one_complete_list(home, cli):
     """Issue 13: module, claim and workload in one List; secrets from an optional Secret."""
     items = json.loads(home.export("kubernetes"))["items"]
@@ -11577,6 +11617,28 @@ def test_round_trip_an_upstream_home_ticked_by_hermes_cron_goes_back(tmp_path, v
 
 
 # ---- 26-28. command line -------------------------------------------------------------
+
+
+def test_cli_parents_it_makes_for_the_home_are_0700_under_umask_000(tmp_path, env):
+    """Issue 22.6: ``--home a/b/cron`` under umask 000 left a and b world-writable."""
+    home = tmp_path / "a" / "b" / "cron"
+    r = subprocess.run([sys.executable, "-m", "hermes_cron", "--home", str(home), "add",
+                        "@daily", "p"], cwd=HERE, env=env, capture_output=True, text=True,
+                       timeout=60, preexec_fn=lambda: os.umask(0))
+    assert r.returncode == 0, r.stderr
+    modes = {p: stat.S_IMODE(os.stat(p).st_mode) for p in (
+        tmp_path / "a", tmp_path / "a" / "b", home)}
+    assert modes == {tmp_path / "a": 0o700, tmp_path / "a" / "b": 0o700, home: 0o700}
+    assert stat.S_IMODE(os.stat(home / "jobs.json").st_mode) == 0o600
+
+
+def test_cli_notepad_set_and_delete_escape_a_key_s_control_characters(cli, home):
+    home.add_job("@daily", "p", name="j")
+    rc, out, err = cli("notepad", "j", "set", "k\x1b[31m\x07", "v")
+    job_id = home.job("j")["id"]
+    assert (rc, out) == (0, f"Set notepad key 'k\\x1b[31m\\x07' for job {job_id}.\n")
+    rc, out, err = cli("notepad", "j", "delete", "k\x1b[31m\x07")
+    assert (rc, out) == (0, f"Deleted notepad key 'k\\x1b[31m\\x07' for job {job_id}.\n")
 
 
 def test_end_to_end_day_through_the_cli(cli, home, clock, tmp_path):
