@@ -11218,6 +11218,15 @@ def _log_safe(line, token=None):
     return _printable(line)
 
 
+def _serve_log(line, token=None):
+    """One line of the access log on stderr, made safe by :func:`_log_safe`.  A log
+    that cannot be written (a closed pipe) loses the line, never the server."""
+    try:
+        print(_log_safe(f"{_PROG}: serve: {line}", token), file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
 def _status_server(home, host, port, token=None, allow_hosts=(),
                    timeout=_SERVE_TIMEOUT_SECONDS):
     """An HTTP server (not started: call ``serve_forever``) for the status site of *home*.
@@ -11229,6 +11238,7 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
     421.  The limits are the ``_SERVE_*`` constants; *timeout* bounds the time
     from the accept to the end of the headers.
     """
+    import errno
     import http
     import http.server
     import queue
@@ -11299,8 +11309,12 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
         def accept(self, sel):
             try:
                 sock, address = self.socket.accept()
-            except OSError:
-                return  # gone already, or out of descriptors: the next wakeup retries
+            except OSError as exc:  # gone already, or out of descriptors: the next wakeup
+                if exc.errno in (errno.EMFILE, errno.ENFILE) and self.pending:  # retries
+                    oldest = next(iter(self.pending))
+                    sel.unregister(oldest)
+                    self.close(oldest, 503, "closed to make room: out of file descriptors")
+                return
             sock.setblocking(False)
             with self.lock:
                 full = len(self.pending) + self.answering >= _SERVE_CONNECTIONS
@@ -11367,8 +11381,7 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
                 self.drain(sock)  # unread input would turn the close into a reset
             except OSError:
                 pass
-            print(_log_safe(f"{_PROG}: serve: {address[0]} \"-\" {status} - ({reason})"),
-                  file=sys.stderr, flush=True)
+            _serve_log(f"{address[0]} \"-\" {status} - ({reason})")
             self.shutdown_request(sock)
 
         def drain(self, sock):
@@ -11575,8 +11588,7 @@ def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
                 self.wfile.write(data)
 
         def log_message(self, fmt, *args):
-            print(_log_safe(f"{_PROG}: serve: {self.address_string()} {fmt % args}", token),
-                  file=sys.stderr, flush=True)
+            _serve_log(f"{self.address_string()} {fmt % args}", token)
 
     Handler.timeout = timeout  # each send and receive once a thread answers
     return Handler
