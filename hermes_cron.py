@@ -11326,7 +11326,7 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
                 sel.unregister(oldest)
                 self.close(oldest, 503, f"closed to make room: {_SERVE_CONNECTIONS} "
                            "connections open")
-            self.pending[sock] = [time.monotonic() + timeout, b"", address]
+            self.pending[sock] = [time.monotonic() + timeout, bytearray(), address]
             sel.register(sock, selectors.EVENT_READ)
 
         def read(self, sel, sock):
@@ -11339,14 +11339,16 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
                 return
             except OSError:
                 chunk = b""
-            entry[1] += chunk
-            done = b"\n\n" in entry[1] or b"\n\r\n" in entry[1]
-            if chunk and not done and len(entry[1]) <= _SERVE_HEADER_BYTES:
+            data = entry[1]
+            data += chunk  # in place; the end of the headers can only be in the new bytes
+            tail = data[max(0, len(data) - len(chunk) - 2):]
+            done = b"\n\n" in tail or b"\n\r\n" in tail
+            if chunk and not done and len(data) <= _SERVE_HEADER_BYTES:
                 return
             sel.unregister(sock)
             if done:
                 del self.pending[sock]
-                return self.dispatch(sock, entry[1], entry[2])
+                return self.dispatch(sock, bytes(data), entry[2])
             if not chunk:
                 del self.pending[sock]
                 return self.shutdown_request(sock)  # the client went away
@@ -11392,16 +11394,17 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
                 pass  # BlockingIOError: nothing more for now
 
         def dispatch(self, sock, data, address):
+            worker = None
             with self.lock:
                 self.answering += 1
-                start = not self.idle and len(self.workers) < _SERVE_THREADS
-                if start:
-                    self.workers.append(threading.Thread(
-                        target=self.work, name="hermes-cron-serve-answer", daemon=True))
+                if not self.idle and len(self.workers) < _SERVE_THREADS:
+                    worker = threading.Thread(target=self.work, daemon=True,
+                                              name="hermes-cron-serve-answer")
+                    self.workers.append(worker)
             self.early[sock] = data
             self.jobs.put((sock, address))
-            if start:
-                self.workers[-1].start()
+            if worker is not None:
+                worker.start()
 
         def work(self):
             while True:

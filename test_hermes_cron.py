@@ -10419,6 +10419,11 @@ def test_serve_slow_and_idle_clients_hold_no_thread_and_bounded_descriptors(tmp_
         answer = _site_read_to_close(clients[1])
         assert answer.startswith(b"HTTP/1.0 503 Service Unavailable\r\n") and answer.endswith(
             b"\r\n\r\nclosed to make room: %d connections open\n" % hc._SERVE_CONNECTIONS)
+        # Headers that never end are cut off at their size bound.
+        answer = _site_raw(base, b"GET / HTTP/1.1\r\nX-Long: " + b"a" * hc._SERVE_HEADER_BYTES)
+        assert answer.startswith(b"HTTP/1.0 431 Request Header Fields Too Large\r\n") and \
+            answer.endswith(b"\r\n\r\nthe request line and headers exceed %d bytes\n"
+                            % hc._SERVE_HEADER_BYTES)
         # 150 clients at once, beside the slow ones: each gets its answer.
         answers = []
 
