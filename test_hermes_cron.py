@@ -10463,7 +10463,7 @@ def test_serve_closes_idle_and_slow_requests_at_the_timeout(tmp_path, env):
             # waits long, only a deadline on the whole request ends this.
             with HangCap(60):
                 trickle.sendall(b"GET / HTTP/1.1\r\nX-Slow: ")
-                for _ in range(600):
+                for _ in range(300):
                     if select.select([trickle], [], [], 0.1)[0]:
                         break
                     try:
