@@ -8338,8 +8338,13 @@ def _metric_number(value):
 
 
 def _metric_label(value):
-    """A label value escaped as the exposition format wants: backslash, quote, newline."""
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    """A label value escaped as the exposition format wants: backslash, quote, newline.
+
+    Another control character (ESC, BEL, ...) first becomes the escape the
+    command line prints (``\\x1b``), so the label reads that, never a raw byte.
+    """
+    return _printable(str(value), newlines=True).replace("\\", "\\\\").replace(
+        '"', '\\"').replace("\n", "\\n")
 
 
 def _metric_family(lines, name, kind, help_text, samples):
@@ -9489,10 +9494,15 @@ _BAD_STATUSES = ("error", "delivery_failed", "blocked_config", "failed", "unknow
 
 
 def _h(value):
-    """*value* as HTML text: redacted, then escaped (``-`` for None)."""
+    """*value* as HTML text: redacted, then escaped (``-`` for None).
+
+    A control character other than newline and tab (ESC, BEL, the C1 range,
+    bidi overrides) shows as the command line spells it (``\\x1b``).
+    """
     import html
 
-    return "-" if value is None else html.escape(redact(str(value)), quote=True)
+    return "-" if value is None else html.escape(_printable(redact(str(value)), newlines=True),
+                                                 quote=True)
 
 
 def _job_href(job_id):
@@ -10363,6 +10373,9 @@ def _parser():
                    help="where to listen (default 127.0.0.1:8765)")
     p.add_argument("--token-env", metavar="NAME",
                    help="require the token held in $NAME (needed beyond loopback)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="also answer requests for the host name NAME (repeatable): a "
+                        "reverse proxy's name; others get 421")
     return top
 
 
@@ -11233,6 +11246,18 @@ _CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri
         "form-action 'none'; frame-ancestors 'none'")
 _TOKEN_COOKIE = "hermes_cron_session"
 
+# The site's limits.  One thread (the accept loop) reads every connection's
+# request line and headers, so a slow or idle client costs a descriptor, never
+# a thread; a complete request goes to one of at most _SERVE_THREADS threads,
+# which answer it and close the connection (HTTP/1.0: no keep-alive).
+_SERVE_THREADS = 16            # threads answering complete requests, at most
+_SERVE_CONNECTIONS = 256       # client connections open at once, at most; at the limit a new
+#                                one closes the oldest that has not sent its headers yet
+_SERVE_BACKLOG = 128           # the listen queue (the kernel may lower it: net.core.somaxconn)
+_SERVE_TIMEOUT_SECONDS = 10.0  # from the accept to the end of the headers, and per send after
+_SERVE_TIMEOUT_ENV = "HERMES_CRON_SERVE_TIMEOUT_SECONDS"  # overrides it (tests: 0.5)
+_SERVE_HEADER_BYTES = 65536    # a longer request line and headers: 431
+
 
 def _parse_bind(text):
     """``HOST:PORT`` (``[::1]:PORT`` for IPv6) -> (host, port)."""
@@ -11254,30 +11279,344 @@ def _is_loopback(host):
         return False  # a host name (or every address, ''): it may well be reachable
 
 
-def _status_server(home, host, port, token=None):
-    """A threaded HTTP server (not started) for the status site of *home*.
+def _host_key(name):
+    """A host name or IP literal as Host headers are compared: lower case, no trailing
+    dot, an IP address in its compressed form."""
+    import ipaddress
+
+    name = name.strip().lower()
+    name = name[:-1] if name.endswith(".") else name
+    try:
+        return ipaddress.ip_address(name).compressed
+    except ValueError:
+        return name
+
+
+def _host_of(value):
+    """The host of a Host header (``name``, ``name:port``, ``[v6]:port``) as
+    :func:`_host_key` spells it, or None if *value* is not one."""
+    import ipaddress
+
+    value = value.strip()
+    if value.startswith("["):
+        name, sep, port = value[1:].partition("]")
+        port = port[1:] if port.startswith(":") else None if port else ""
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return None
+    else:
+        name, _, port = value.partition(":")
+    if port is None or not name or not (port == "" or port.isascii() and port.isdigit()):
+        return None  # 'a:b:c' (IPv6 without brackets), 'host:x', ':80'
+    return _host_key(name)
+
+
+def _allow_host(text):
+    """``serve --allow-host NAME``: a host name or an IP literal -> its :func:`_host_key`."""
+    import ipaddress
+    import re
+
+    name = text.strip()
+    name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    try:
+        return ipaddress.ip_address(name).compressed
+    except ValueError:
+        pass
+    try:
+        name = name.encode("idna").decode("ascii") if not name.isascii() else name
+    except UnicodeError:
+        name = text
+    label = r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?"
+    if len(name) > 254 or not re.fullmatch(rf"{label}(?:\.{label})*\.?", name, re.I):
+        raise InvalidInputError("--allow-host needs a host name or an IP address, without "
+                                "scheme, port or path", text,
+                                "pass the name the site is opened by, e.g. --allow-host "
+                                "status.example.com")
+    return _host_key(name)
+
+
+def _host_allowed(name, bind, names):
+    """Whether a request whose Host is *name* (a :func:`_host_key`) is for this site.
+
+    Yes for a loopback name (``localhost``, ``*.localhost``, 127.0.0.0/8, ``::1``),
+    the bind address, a name in *names* (``--allow-host``) and, when *bind* is a
+    wildcard (``0.0.0.0``, ``::``, ``''``), any IP literal: DNS rebinding needs a
+    name the attacker's DNS answers for, so an IP literal is the site itself.
+    """
+    import ipaddress
+
+    if name in names or name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        return name == _host_key(bind)
+    if ip.is_loopback or getattr(ip, "ipv4_mapped", None) and ip.ipv4_mapped.is_loopback:
+        return True
+    try:
+        bound = ipaddress.ip_address(bind or "::")
+    except ValueError:
+        return False  # bound by a name: that name, not its addresses
+    return bound.is_unspecified or ip == bound
+
+
+def _log_safe(line, token=None):
+    """An access log *line* without a secret in it, and safe for a terminal.
+
+    A query is shown decoded, as ``parse_qs`` reads it, with the value of any
+    parameter whose name decodes to ``token`` (``%74oken``, ``TOKEN``, encoded
+    twice) as ``***``; the site's own *token* is masked anywhere in any
+    percent-spelling, so is a bearer credential; control characters become
+    escapes (:func:`_printable`).
+    """
+    import re
+    from urllib.parse import unquote_plus
+
+    def undone(text):  # as often as it was encoded: %2574 -> %74 -> t
+        for _ in range(4):
+            text, before = unquote_plus(text), text
+            if text == before:
+                break
+        return text
+
+    def query(match):
+        parts = re.split(r"([&;])", match.group(1))
+        for i in range(0, len(parts), 2):
+            name, sep, value = parts[i].partition("=")
+            parts[i] = unquote_plus(name) + sep + (
+                "***" if undone(name).strip().casefold() == "token" else unquote_plus(value))
+        return "?" + "".join(parts)
+
+    line = re.sub(r"\?(\S*)", query, str(line))
+    if token:
+        def spelled(ch):
+            forms = [re.escape(ch), "".join(f"%(?:25)*{b:02x}" for b in ch.encode())]
+            return "(?:" + "|".join(forms + ([r"\+"] if ch == " " else [])) + ")"
+
+        line = re.sub("".join(spelled(ch) for ch in token), "***", line, flags=re.I)
+    line = re.sub(r"(?i)\b(bearer\s+|authorization\s*[:=]\s*)\S+", r"\1***", line)
+    return _printable(line)
+
+
+def _serve_log(line, token=None):
+    """One line of the access log on stderr, made safe by :func:`_log_safe`.  A log
+    that cannot be written (a closed pipe) loses the line, never the server."""
+    try:
+        print(_log_safe(f"{_PROG}: serve: {line}", token), file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _status_server(home, host, port, token=None, allow_hosts=(),
+                   timeout=_SERVE_TIMEOUT_SECONDS):
+    """An HTTP server (not started: call ``serve_forever``) for the status site of *home*.
 
     Every request reads the home afresh through its own ``CronHome``, as a
     CLI command would.  With *token*, a request needs it as a bearer header,
-    or once as ``?token=`` (answered with a session cookie).
+    or once as ``?token=`` (answered with a session cookie).  A request whose
+    Host is not the bind address, a loopback name or one of *allow_hosts* gets
+    421.  The limits are the ``_SERVE_*`` constants; *timeout* bounds the time
+    from the accept to the end of the headers.
     """
+    import errno
+    import http
     import http.server
+    import queue
+    import selectors
+    import socket
+    import threading
 
-    server_class = http.server.ThreadingHTTPServer
-    if ":" in host:
-        import socket
+    handler = _status_handler(home, token, host, frozenset(map(_allow_host, allow_hosts)),
+                              timeout)
 
-        server_class = type("Server6", (server_class,), {"address_family": socket.AF_INET6})
-    server = server_class((host, port), _status_handler(home, token))
-    server.daemon_threads = True
-    return server
+    class Server(http.server.HTTPServer):
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        request_queue_size = _SERVE_BACKLOG
+
+        def __init__(self):
+            super().__init__((host, port), handler)
+            self.socket.setblocking(False)  # a peer gone before the accept: no hang
+            self.pending = {}  # socket -> [deadline, bytes read, address], oldest first
+            self.early = {}  # socket -> its request's bytes, for the handler to read
+            self.answering = 0  # connections handed to a thread and not closed yet
+            self.lock = threading.Lock()
+            self.jobs, self.workers, self.idle = queue.SimpleQueue(), [], 0
+            self.stopping, self.stopped = threading.Event(), threading.Event()
+            self.stopped.set()
+            self.wake_r, self.wake_w = socket.socketpair()
+            self.wake_r.setblocking(False)
+            self.wake_w.setblocking(False)
+
+        def serve_forever(self, poll_interval=0.5):
+            self.stopped.clear()
+            try:
+                with selectors.DefaultSelector() as sel:
+                    sel.register(self.socket, selectors.EVENT_READ)
+                    sel.register(self.wake_r, selectors.EVENT_READ)
+                    while not self.stopping.is_set():
+                        self.expire(sel)
+                        first = next(iter(self.pending.values()), None)
+                        wait = poll_interval if first is None else max(
+                            0.0, min(poll_interval, first[0] - time.monotonic()))
+                        for key, _ in sel.select(wait):
+                            if key.fileobj is self.socket:
+                                self.accept(sel)
+                            elif key.fileobj is self.wake_r:
+                                self.drain(self.wake_r)
+                            else:
+                                self.read(sel, key.fileobj)
+            finally:
+                self.stopped.set()
+
+        def shutdown(self):
+            self.stopping.set()
+            try:
+                self.wake_w.send(b"x")
+            except OSError:
+                pass  # its buffer is full: it is awake already
+            self.stopped.wait()
+
+        def server_close(self):
+            super().server_close()
+            for sock in list(self.pending):
+                self.shutdown_request(sock)
+            self.pending.clear()
+            for _ in self.workers:
+                self.jobs.put(None)
+            self.wake_r.close()
+            self.wake_w.close()
+
+        def accept(self, sel):
+            try:
+                sock, address = self.socket.accept()
+            except OSError as exc:  # gone already, or out of descriptors: the next wakeup
+                if exc.errno in (errno.EMFILE, errno.ENFILE) and self.pending:  # retries
+                    oldest = next(iter(self.pending))
+                    sel.unregister(oldest)
+                    self.close(oldest, 503, "closed to make room: out of file descriptors")
+                return
+            sock.setblocking(False)
+            with self.lock:
+                full = len(self.pending) + self.answering >= _SERVE_CONNECTIONS
+            if full and not self.pending:
+                return self.quick(sock, address, 503, "busy: every connection is answering; "
+                                  "try again in a moment")
+            if full:  # the oldest incomplete one: a legitimate client sends its headers at once
+                oldest = next(iter(self.pending))
+                sel.unregister(oldest)
+                self.close(oldest, 503, f"closed to make room: {_SERVE_CONNECTIONS} "
+                           "connections open")
+            self.pending[sock] = [time.monotonic() + timeout, bytearray(), address]
+            sel.register(sock, selectors.EVENT_READ)
+
+        def read(self, sel, sock):
+            entry = self.pending.get(sock)
+            if entry is None:
+                return  # closed to make room by an accept of this same wakeup
+            try:
+                chunk = sock.recv(16384)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                chunk = b""
+            data = entry[1]
+            data += chunk  # in place; the end of the headers can only be in the new bytes
+            tail = data[max(0, len(data) - len(chunk) - 2):]
+            done = b"\n\n" in tail or b"\n\r\n" in tail
+            if chunk and not done and len(data) <= _SERVE_HEADER_BYTES:
+                return
+            sel.unregister(sock)
+            if done:
+                del self.pending[sock]
+                return self.dispatch(sock, bytes(data), entry[2])
+            if not chunk:
+                del self.pending[sock]
+                return self.shutdown_request(sock)  # the client went away
+            self.close(sock, 431, f"the request line and headers exceed "
+                       f"{_SERVE_HEADER_BYTES} bytes")
+
+        def expire(self, sel):
+            now = time.monotonic()
+            while self.pending:
+                sock, (deadline, _, _) = next(iter(self.pending.items()))
+                if deadline > now:
+                    return  # one timeout for all: the pending are in deadline order
+                sel.unregister(sock)
+                self.close(sock, 408, f"no complete request line and headers in {timeout:g} s")
+
+        def close(self, sock, status, reason):
+            """Close a pending connection: silently if it sent nothing, else with *status*."""
+            _, data, address = self.pending.pop(sock)
+            if not data:
+                return self.shutdown_request(sock)
+            self.quick(sock, address, status, reason)
+
+        def quick(self, sock, address, status, reason):
+            """Answer *status* from the accept loop (never blocking), log it, close."""
+            body = f"{reason}\n".encode()
+            try:
+                sock.send(f"HTTP/1.0 {status} {http.HTTPStatus(status).phrase}\r\n"
+                          "Content-Type: text/plain; charset=utf-8\r\n"
+                          f"Content-Length: {len(body)}\r\nConnection: close\r\n"
+                          "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+                          "\r\n".encode() + body)
+                self.drain(sock)  # unread input would turn the close into a reset
+            except OSError:
+                pass
+            _serve_log(f"{address[0]} \"-\" {status} - ({reason})")
+            self.shutdown_request(sock)
+
+        def drain(self, sock):
+            try:
+                while sock.recv(65536):
+                    pass
+            except OSError:
+                pass  # BlockingIOError: nothing more for now
+
+        def dispatch(self, sock, data, address):
+            worker = None
+            with self.lock:
+                self.answering += 1
+                if not self.idle and len(self.workers) < _SERVE_THREADS:
+                    worker = threading.Thread(target=self.work, daemon=True,
+                                              name="hermes-cron-serve-answer")
+                    self.workers.append(worker)
+            self.early[sock] = data
+            self.jobs.put((sock, address))
+            if worker is not None:
+                worker.start()
+
+        def work(self):
+            while True:
+                with self.lock:
+                    self.idle += 1
+                item = self.jobs.get()
+                with self.lock:
+                    self.idle -= 1
+                if item is None:
+                    return
+                sock, address = item
+                try:
+                    self.finish_request(sock, address)
+                except Exception:
+                    self.handle_error(sock, address)
+                finally:
+                    self.early.pop(sock, None)
+                    self.shutdown_request(sock)
+                    with self.lock:
+                        self.answering -= 1
+
+    return Server()
 
 
-def _status_handler(home, token):
+def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
+                    timeout=_SERVE_TIMEOUT_SECONDS):
     import hashlib
     import hmac
     import http.cookies
     import http.server
+    import io
     import json
     from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -11329,6 +11668,13 @@ def _status_handler(home, token):
         def version_string(self):
             return f"hermes_cron/{__version__}"
 
+        def setup(self):
+            super().setup()
+            # The accept loop read the request already (the whole of it: GET and HEAD
+            # have no body, and the connection closes after one answer).
+            self.rfile.close()
+            self.rfile = io.BytesIO(self.server.early.pop(self.request, b""))
+
         def __getattr__(self, name):
             if name.startswith("do_"):  # any other method: the site is read-only
                 return self.refuse
@@ -11341,12 +11687,40 @@ def _status_handler(home, token):
             self.answer(head=True)
 
         def refuse(self):
-            self.reply(405, "text/plain; charset=utf-8", "read-only: only GET and HEAD\n",
-                       {"Allow": "GET, HEAD"})
+            if self.for_us():
+                self.reply(405, "text/plain; charset=utf-8", "read-only: only GET and HEAD\n",
+                           {"Allow": "GET, HEAD"})
+
+        def for_us(self):
+            """Whether the Host (and an absolute URL's host) names this site; else 421."""
+            given = list(self.headers.get_all("Host") or ())
+            if len(given) > 1:
+                self.reply(400, "text/plain; charset=utf-8", "a request has one Host header\n")
+                return False
+            url = urlsplit(self.path)
+            if url.scheme and url.netloc:  # an absolute URL: its host wins over Host's
+                given.append(url.netloc.rpartition("@")[2])
+            for value in given:
+                name = _host_of(value)
+                if name is None:
+                    self.reply(400, "text/plain; charset=utf-8",
+                               f"the Host header {_show(value)} is not HOST or HOST:PORT\n")
+                    return False
+                if not _host_allowed(name, bind, names):
+                    try:
+                        fix = f"start serve with --allow-host {_allow_host(name)}"
+                    except InvalidInputError:
+                        fix = "open it by its address or localhost"
+                    self.reply(421, "text/plain; charset=utf-8",
+                               f"misdirected request: this site does not answer to the name "
+                               f"{_show(name)} (a guard against DNS rebinding): if it is "
+                               f"yours, {fix}\n")
+                    return False
+            return True  # no Host at all: an HTTP/1.0 probe, never a browser
 
         def answer(self, head):
             url = urlsplit(self.path)
-            if session is not None and not self.allowed(url):
+            if not self.for_us() or session is not None and not self.allowed(url):
                 return
             try:
                 status, kind, body = route(url)
@@ -11371,6 +11745,7 @@ def _status_handler(home, token):
                 pass
             if _TOKEN_COOKIE in cookie and same(cookie[_TOKEN_COOKIE].value, session):
                 return True
+            # The parameter as a form decoder reads it: ?%74oken= is ?token=.
             given = parse_qs(url.query).get("token")
             if given and same(given[-1], token):
                 # Once: from now on the cookie, and the token leaves the address bar.
@@ -11397,20 +11772,19 @@ def _status_handler(home, token):
                 self.wfile.write(data)
 
         def log_message(self, fmt, *args):
-            import re
+            _serve_log(f"{self.address_string()} {fmt % args}", token)
 
-            line = re.sub(r"([?&]token=)[^&\s\"]*", r"\1***", fmt % args)
-            print(_printable(f"{_PROG}: serve: {self.address_string()} {line}"),
-                  file=sys.stderr, flush=True)
-
+    Handler.timeout = timeout  # each send and receive once a thread answers
     return Handler
 
 
 def _cmd_serve(home, args):
+    import math
     import signal
     import threading
 
     host, port = _parse_bind(args.bind)
+    allow_hosts = [_allow_host(name) for name in args.allow_host or ()]
     token = None
     if args.token_env:
         token = os.environ.get(args.token_env)
@@ -11421,8 +11795,17 @@ def _cmd_serve(home, args):
         raise InvalidInputError(
             "serving beyond loopback needs a token", args.bind,
             "pass --token-env NAME with the token in $NAME, or bind 127.0.0.1")
+    timeout = os.environ.get(_SERVE_TIMEOUT_ENV, "").strip()
     try:
-        server = _status_server(home, host, port, token)
+        timeout = float(timeout) if timeout else _SERVE_TIMEOUT_SECONDS
+    except ValueError:
+        timeout = math.nan
+    if not 0 < timeout < math.inf:
+        raise InvalidInputError(f"{_SERVE_TIMEOUT_ENV} needs a number of seconds above 0",
+                                os.environ[_SERVE_TIMEOUT_ENV],
+                                f"unset it for the default {_SERVE_TIMEOUT_SECONDS:g} s")
+    try:
+        server = _status_server(home, host, port, token, allow_hosts, timeout)
     except OSError as exc:
         raise HermesCronError(f"cannot listen on {args.bind}", exc.strerror or str(exc),
                               "pick another --bind port, or stop what holds this one") from None

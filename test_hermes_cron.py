@@ -10365,7 +10365,7 @@ def _serve_child(env, home_dir, *argv):
                              "--bind", "127.0.0.1:0", *argv], cwd=HERE, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()  # blocks until it listens (or dies: '')
-    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    match = re.search(r"http://(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)/", line)
     assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
     return proc, f"http://127.0.0.1:{match.group(1)}"
 
@@ -10414,6 +10414,287 @@ def test_serve_page_renders_in_headless_chromium(tmp_path, env):
     assert "Ticker alive" in r.stdout, r.stderr[-2000:]
     assert "&lt;img src=x onerror=\"alert(1)\"&gt;" in r.stdout  # text, never an element
     assert "<img" not in r.stdout
+
+
+# -- the status site under attack (issue 22): Host, the token in the log, slow clients --
+
+
+def _site_request(base, path, headers=None, method="GET"):
+    """(status, body) of one request with exactly these *headers* (Host too, if given)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    url = urlsplit(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    try:
+        conn.request(method, path, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, answer.read().decode()
+    finally:
+        conn.close()
+
+
+def _site_raw(base, data):
+    """Send *data* as it is; the server's whole answer, up to its close."""
+    from urllib.parse import urlsplit
+
+    url = urlsplit(base)
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        sock.sendall(data)
+        return _site_read_to_close(sock)
+
+
+def _site_read_to_close(sock):
+    """What *sock* receives until the server closes it (a reset after the answer counts
+    as the close: the server closed with input of ours still unread)."""
+    sock.settimeout(10)  # a bound on a wait for the server's close, not a speed check
+    chunks = []
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except ConnectionResetError:
+        pass
+    return b"".join(chunks)
+
+
+def _site_stop(proc):
+    """SIGTERM a serve child; its stderr (the access log)."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        assert proc.wait(10) == 0
+        return proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def _misdirected(name):
+    return (f"misdirected request: this site does not answer to the name {name!r} (a guard "
+            f"against DNS rebinding): if it is yours, start serve with --allow-host {name}\n")
+
+
+@pytest.mark.slow
+def test_serve_answers_421_to_a_host_that_is_not_this_site(tmp_path, env):
+    # DNS rebinding: attacker.example resolves to 127.0.0.1, and the victim's
+    # browser sends its own Host; without the check a loopback site answers it.
+    proc, base = _serve_child(env, str(tmp_path / "cron"), "--allow-host", "status.example.com",
+                              "--allow-host", "10.0.0.7")
+    try:
+        for host in ("attacker.example:8765", "attacker.example", "127.0.0.1.nip.io",
+                     "status.example.com.evil.test", "10.0.0.8"):
+            assert _site_request(base, "/api/jobs", {"Host": host}) == (
+                421, _misdirected(host.partition(":")[0])), host
+        for host in ("127.0.0.1", "127.0.0.1:8765", "localhost:8765", "LOCALHOST.",
+                     "[::1]:8765", "app.localhost", "127.1.2.3", "Status.Example.COM:443",
+                     "10.0.0.7"):
+            assert _site_request(base, "/api/jobs", {"Host": host}) == (200, "[]\n"), host
+        assert _site_request(base, "/", {"Host": "attacker.example"}, method="POST") == (
+            421, _misdirected("attacker.example"))  # not even a 405
+        # An absolute URL names its host itself (RFC 9112 3.2.2): that one is checked too.
+        assert _site_request(base, "http://attacker.example/api/jobs",
+                             {"Host": "127.0.0.1"}) == (421, _misdirected("attacker.example"))
+        assert _site_request(base, "/", {"Host": "a:b:c"}) == (
+            400, "the Host header 'a:b:c' is not HOST or HOST:PORT\n")
+        assert _site_request(base, "/", {"Host": "bad name"}) == (
+            421, "misdirected request: this site does not answer to the name 'bad name' (a "
+                 "guard against DNS rebinding): if it is yours, open it by its address or "
+                 "localhost\n")
+        # No Host at all is an HTTP/1.0 probe's request, never a browser's: answered.
+        answer = _site_raw(base, b"GET /healthz HTTP/1.0\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.0 503 ") and \
+            answer.endswith(b"\r\n\r\nunhealthy: no ticker heartbeat\n")
+    finally:
+        log = _site_stop(proc)
+    assert '"GET /api/jobs HTTP/1.1" 421 -' in log
+
+
+@pytest.mark.slow
+def test_serve_on_a_wildcard_address_takes_ip_literals_and_allowed_names(tmp_path, env):
+    # Bound to every address, the site is opened by whichever of the machine's
+    # addresses: any IP literal (rebinding needs a name the attacker's DNS
+    # answers), a loopback name, or an --allow-host name; the token still applies.
+    proc, base = _serve_child(dict(env, SITE_TOKEN="t0ken-for-wildcard"), str(tmp_path / "cron"),
+                              "--bind", "0.0.0.0:0", "--token-env", "SITE_TOKEN",
+                              "--allow-host", "status.example.com")
+    bearer = {"Authorization": "Bearer t0ken-for-wildcard"}
+    try:
+        for host in ("10.1.2.3:8765", "[2001:db8::1]:8765", "status.example.com",
+                     "localhost"):
+            assert _site_request(base, "/api/jobs", {"Host": host})[0] == 401, host
+            assert _site_request(base, "/api/jobs", dict(bearer, Host=host)) == (200, "[]\n")
+        assert _site_request(base, "/api/jobs", dict(bearer, Host="attacker.example")) == (
+            421, _misdirected("attacker.example"))
+    finally:
+        _site_stop(proc)
+
+
+def test_serve_allow_host_and_the_timeout_variable_are_validated(cli):
+    for bad in ("http://status.example.com/", "status.example.com:8443", "a b", "",
+                "-x.example", "x" * 64 + ".example"):
+        rc, out, err = cli("serve", f"--allow-host={bad}")
+        assert (rc, out) == (2, ""), bad
+        assert err.startswith(f"hermes_cron: error: --allow-host needs a host name or an IP "
+                              f"address, without scheme, port or path: {bad!r}: "), (bad, err)
+    for bad in ("0", "-1", "soon", "nan", "inf"):
+        os.environ["HERMES_CRON_SERVE_TIMEOUT_SECONDS"] = bad
+        assert cli("serve") == (2, "", f"hermes_cron: error: HERMES_CRON_SERVE_TIMEOUT_SECONDS "
+                                       f"needs a number of seconds above 0: {bad!r}: unset it "
+                                       f"for the default 10 s\n"), bad
+
+
+@pytest.mark.slow
+def test_serve_never_logs_the_token_in_any_spelling(tmp_path, env):
+    from urllib.parse import quote
+
+    token = "s3cret-Token/value"
+    every = "".join(f"%{b:02X}" for b in token.encode())  # each byte percent-encoded
+    proc, base = _serve_child(dict(env, SITE_TOKEN=token), str(tmp_path / "cron"),
+                              "--token-env", "SITE_TOKEN")
+    try:
+        # The token parameter is the name a form decoder reads: %74oken is token.
+        for path in (f"/?token={token}", f"/?%74oken={quote(token, safe='')}",
+                     f"/?%74%6F%6B%65%6E={every}"):
+            assert _site_request(base, path)[0] == 303, path
+        for path in (f"/?TOKEN={token}", f"/?x=1&%2574oken={token}", f"/job/{every}",
+                     f"/?next={quote(quote(token, safe=''), safe='')}", "/?x=%1b[31m%07"):
+            assert _site_request(base, path)[0] == 401, path
+        assert _site_request(base, "/healthz", {"Authorization": f"Bearer {token}"})[0] == 503
+        # A bad request line: http.server answers it as HTTP/0.9 would, a bare page.
+        assert b"<p>Error code: 400</p>" in _site_raw(
+            base, f"GET /?token={token} HTTP/1.1 HTTP/1.1\r\n\r\n".encode())
+    finally:
+        log = _site_stop(proc)
+    assert [line.partition(" 127.0.0.1 ")[2] for line in log.splitlines()] == [
+        '"GET /?token=*** HTTP/1.1" 303 -',
+        '"GET /?token=*** HTTP/1.1" 303 -',
+        '"GET /?token=*** HTTP/1.1" 303 -',
+        '"GET /?TOKEN=*** HTTP/1.1" 401 -',
+        '"GET /?x=1&%74oken=*** HTTP/1.1" 401 -',
+        '"GET /job/*** HTTP/1.1" 401 -',
+        '"GET /?next=*** HTTP/1.1" 401 -',
+        '"GET /?x=\\x1b[31m\\x07 HTTP/1.1" 401 -',
+        '"GET /healthz HTTP/1.1" 503 -',
+        "code 400, message Bad request syntax ('GET /?token=*** HTTP/1.1 HTTP/1.1')",
+        '"GET /?token=*** HTTP/1.1 HTTP/1.1" 400 -']
+    for spelling in (token, quote(token, safe=""), every, "s3cret", "%73%33", "%7333"):
+        assert spelling.lower() not in log.lower(), spelling
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors in /proc")
+def test_serve_slow_and_idle_clients_hold_no_thread_and_bounded_descriptors(tmp_path, env):
+    proc, base = _serve_child(env, str(tmp_path / "cron"))
+    port = int(base.rpartition(":")[2])
+    clients = []
+
+    def threads_and_descriptors():
+        return (len(os.listdir(f"/proc/{proc.pid}/task")),
+                len(os.listdir(f"/proc/{proc.pid}/fd")))
+
+    try:
+        # More clients than the connection cap: every other one sends half a request
+        # and then nothing, the rest connect and say nothing (a browser's preconnect).
+        for i in range(hc._SERVE_CONNECTIONS + 100):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if i % 2:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            clients.append(sock)
+        # Accepted in order: once this one is answered, every earlier one was accepted.
+        assert _site_request(base, "/healthz") == (503, "unhealthy: no ticker heartbeat\n")
+        threads, descriptors = threads_and_descriptors()
+        assert threads <= hc._SERVE_THREADS + 3  # main, the accept loop, answering threads
+        assert descriptors <= hc._SERVE_CONNECTIONS + 16
+        # The oldest incomplete ones made room: the silent one closed without a word,
+        # the half request with 503.
+        assert _site_read_to_close(clients[0]) == b""
+        answer = _site_read_to_close(clients[1])
+        assert answer.startswith(b"HTTP/1.0 503 Service Unavailable\r\n") and answer.endswith(
+            b"\r\n\r\nclosed to make room: %d connections open\n" % hc._SERVE_CONNECTIONS)
+        # Headers that never end are cut off at their size bound.
+        answer = _site_raw(base, b"GET / HTTP/1.1\r\nX-Long: " + b"a" * hc._SERVE_HEADER_BYTES)
+        assert answer.startswith(b"HTTP/1.0 431 Request Header Fields Too Large\r\n") and \
+            answer.endswith(b"\r\n\r\nthe request line and headers exceed %d bytes\n"
+                            % hc._SERVE_HEADER_BYTES)
+        # 150 clients at once, beside the slow ones: each gets its answer.
+        answers = []
+
+        def fetch():
+            answers.append(_site_request(base, "/healthz"))
+
+        crowd = [threading.Thread(target=fetch) for _ in range(150)]
+        for thread in crowd:
+            thread.start()
+        for thread in crowd:
+            thread.join(60)
+        assert answers == [(503, "unhealthy: no ticker heartbeat\n")] * 150
+        assert threads_and_descriptors()[1] <= hc._SERVE_CONNECTIONS + 16
+    finally:
+        for sock in clients:
+            sock.close()
+        _site_stop(proc)
+
+
+@pytest.mark.slow
+def test_serve_closes_idle_and_slow_requests_at_the_timeout(tmp_path, env):
+    import select
+
+    proc, base = _serve_child(dict(env, HERMES_CRON_SERVE_TIMEOUT_SECONDS="0.5"),
+                              str(tmp_path / "cron"))
+    port = int(base.rpartition(":")[2])
+    body = b"no complete request line and headers in 0.5 s\n"
+    timed_out = (b"HTTP/1.0 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                 b"Content-Length: %d\r\nConnection: close\r\nX-Content-Type-Options: nosniff"
+                 b"\r\nCache-Control: no-store\r\n\r\n%s" % (len(body), body))
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as idle, \
+                socket.create_connection(("127.0.0.1", port), timeout=10) as half, \
+                socket.create_connection(("127.0.0.1", port), timeout=10) as trickle:
+            half.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            # One header byte whenever 0.1 s pass without an answer: no single read
+            # waits long, only a deadline on the whole request ends this.
+            with HangCap(60):
+                trickle.sendall(b"GET / HTTP/1.1\r\nX-Slow: ")
+                for _ in range(300):
+                    if select.select([trickle], [], [], 0.1)[0]:
+                        break
+                    try:
+                        trickle.sendall(b"a")
+                    except OSError:
+                        break  # closed already: its answer is in the receive queue
+                else:
+                    pytest.fail("a client sending a header byte every 0.1 s was never cut off")
+                assert _site_read_to_close(trickle) == timed_out
+                assert _site_read_to_close(idle) == b""  # it sent nothing: closed, no answer
+                assert _site_read_to_close(half) == timed_out
+    finally:
+        log = _site_stop(proc)
+    assert log.count('"-" 408 - (no complete request line and headers in 0.5 s)') == 2
+
+
+def test_serve_and_metrics_escape_control_characters(site, cli, home, tmp_path):
+    # A raw ESC or BEL in a job's name or error would drive the terminal that shows
+    # the metrics, and has no business in a page: both print the escape instead.
+    loud = script(tmp_path, "loud.sh", "printf '\\033[31mboom\\007' >&2; exit 1\n")
+    job = home.add_job("*/5 * * * *", "", script=loud, no_agent=True, name="\x1b[31mred\x07")
+    home.run_job(job["id"])
+    assert "\x1b[31mboom\x07" in home.runs()[0]["error"]  # kept as it was, and shown escaped
+    web = site()
+    for path in ("/", f"/job/{job['id']}"):
+        status, _, page = web.get(path)
+        assert status == 200 and "\x1b" not in page and "\x07" not in page, path
+        assert "\\x1b[31mred\\x07" in page and "\\x1b[31mboom\\x07" in page, path
+    rc, text, _ = cli("metrics")
+    assert rc == 0 and "\x1b" not in text and "\x07" not in text
+    assert f'job_failure_streak{{job_id="{job["id"]}",job_name="\\\\x1b[31mred\\\\x07"}} 1' \
+        in text  # the label's value reads \x1b[31mred\x07: the escape, never the byte
+    check_exposition(text)
+    assert web.get("/metrics")[2] == text
+    assert json.loads(web.get("/api/jobs")[2])[0]["name"] == "\x1b[31mred\x07"  # JSON: exact
 
 
 class _PingTarget:
