@@ -3668,8 +3668,8 @@ _THREATS = (
      rf"\b{_READ}\s+(?:-\S+\s+)*\S*{_SECRET_FILE}"),
     ("read_secrets",
      _T_FILE,
-     r"\b(?:print|show|display|output|reveal|dump|send|upload|paste|post|e-?mail|include|read|"
-     r"copy|share|leak|exfiltrate|attach)\b[^\n]{0,60}?(?:(?:~|\$home|\$\{home\})/\.(?:ssh/id_\w+|"
+     r"(?<![-.])\b(?:print|show|display|output|reveal|dump|send|upload|paste|post|e-?mail|include|"
+     r"read|copy|share|leak|exfiltrate|attach)\b(?!-)[^\n]{0,60}?(?:(?:~|\$home|\$\{home\})/\.(?:ssh/id_\w+|"
      r"aws/credentials|netrc|pgpass|git-credentials|docker/config\.json|kube/config|"
      r"vault-token)|/etc/g?shadow\b|/proc/(?:self|\d+|\$\w+)/environ|\bid_(?:rsa|ed25519|ecdsa|"
      r"dsa)\b(?!\.pub))"),
@@ -3712,22 +3712,29 @@ _THREATS = (
      ("socat", "mkfifo", "pty.spawn", "fsockopen", "os.dup2"),
      r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):|\bmkfifo\b[^\n]{0,200}?\b(?:nc|ncat|netcat|openssl)"
      r"\b|\bpty\.spawn\(|\bfsockopen\(|\bsocket\b[^\n]{0,200}?\bos\.dup2\("),
+    # Each "<tool> ... <flag> ... <secret>" is two scans of one line from the
+    # tool (a lookahead for the flag, then the secret), never one inside the
+    # other: a line of many "curl -d" stays linear.
     ("exfil_data",
-     (("curl",), ("$", "`") + _T_FILE),
-     rf"\bcurl\b[^\n]{{0,400}}?\s(?:(?:--data(?:-raw|-binary|-urlencode)?|--form|-[a-z]*[df])"
-     rf"(?:[\s=]|(?=['\"]))[^\n]{{0,400}}?{_SECRET_REF}|(?:--data(?:-binary|-urlencode)?|--form|"
-     rf"-[a-z]*[df]|--upload-file|-t)[\s=]*['\"]?(?:[\w-]+=)?@?\S*{_SECRET_FILE})"),
+     (("curl",), ("$", "`")),
+     rf"\bcurl\b(?=[^\n]{{0,300}}?\s(?:--data(?:-raw|-binary|-urlencode)?|--form|-[a-z]*[df])"
+     rf"(?:[\s=]|['\"]))[^\n]{{0,300}}?{_SECRET_REF}"),
+    ("exfil_data",
+     (("curl",), _T_FILE),
+     rf"\bcurl\b[^\n]{{0,300}}?\s(?:--data(?:-binary|-urlencode)?|--form|-[a-z]*[df]|--upload-file|"
+     rf"-t)[\s=]*['\"]?(?:[\w-]+=)?@?\S*{_SECRET_FILE}"),
     ("exfil_post",
      (("wget",), ("--post-", "--body-")),
-     rf"\bwget\b[^\n]{{0,400}}?--(?:(?:post-data|body-data)[\s=][^\n]{{0,400}}?{_SECRET_REF}|"
-     rf"(?:post-file|body-file)[\s=]+['\"]?(?:\S*{_SECRET_FILE}|/dev/stdin\b|-(?:\s|$)))"),
+     rf"\bwget\b(?=[^\n]{{0,300}}?--(?:post|body)-data[\s=])[^\n]{{0,300}}?{_SECRET_REF}|"
+     rf"\bwget\b[^\n]{{0,300}}?--(?:post|body)-file[\s=]+['\"]?(?:\S*{_SECRET_FILE}|/dev/stdin\b|"
+     rf"-(?:\s|$))"),
     ("exfil_header",
      (("curl", "wget"), ("$(", "`")),
-     rf"\b(?:curl|wget)\b[^\n]{{0,400}}?(?:-h|--header)[\s=]*['\"]?[^'\"\n]{{0,100}}:"
-     rf"[^\n]{{0,400}}?(?:\$\(\s*(?:{_DUMP})\)|`\s*(?:{_DUMP})`)"),
+     rf"\b(?:curl|wget)\b(?=[^\n]{{0,300}}?\s(?:-h|--header)\b)[^\n]{{0,300}}?(?:\$\(\s*(?:{_DUMP})\)"
+     rf"|`\s*(?:{_DUMP})`)"),
     ("exfil_url",
      (("curl", "wget"), ("$", "`")),
-     rf"\b(?:curl|wget)\b[^\n]{{0,400}}?\S(?:[/?&=.@:]|%3d){_SECRET_REF}"),
+     rf"\b(?:curl|wget)\b[^\n]{{0,300}}?\S(?:[/?&=.@:]|%3d){_SECRET_REF}"),
     ("exfil_pipe",
      (("|",), ("env |", "env|", "printenv", "set |", "set|", "export -p", "declare -x",
               "compgen -v") + _T_FILE),
@@ -3757,10 +3764,11 @@ def _scan_regexes():
 
         ranges = "".join(f"{chr(a)}-{chr(b)}" if a != b else chr(a) for a, b in _HIDDEN_RANGES)
         _SCAN_RE.update(
-            hidden=re.compile(f"[{ranges}]"), tags=re.compile("[\U000E0020-\U000E007E]+"),
+            hidden=re.compile(f"[{ranges}]"), emoji_parts=re.compile("[\ufe0e\ufe0f\u200d]"),
+            hidden_plain=re.compile(f"(?![\ufe0e\ufe0f\u200d])[{ranges}]"), tags=re.compile("[\U000E0020-\U000E007E]+"),
             marks=re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"),
-            base64=re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}"),
-            leet=re.compile(r"[a-z][013457][a-z]|\b[013457][a-z]{2}|[a-z]{2}[013457]\b"),
+            base64=re.compile(r"[A-Za-z0-9+/_-]{10,}={0,2}"),
+            leet=re.compile(r"[a-z][013457]|[013457][a-z]"),
             rules=[(name, triggers if isinstance(triggers[0], tuple) else (triggers,),
                     re.compile(pattern)) for name, triggers, pattern in _THREATS])
         _SCAN_RE["ascii_rules"] = [rule for rule in _SCAN_RE["rules"]
@@ -3848,8 +3856,9 @@ def _scan(text, lenient=False, allow=()):
             if not lenient and "invisible_unicode" not in allow:
                 return text, "invisible_unicode", (f"prompt contains invisible unicode "
                                                    f"U+{ord(found.group()):04X} (possible injection)")
-            clean = hidden.sub(lambda m: m.group() if _hidden_is_emoji(text, m.start()) else "",
-                               text)
+            clean = _scan_regexes()["hidden_plain"].sub("", text)
+            clean = _scan_regexes()["emoji_parts"].sub(
+                lambda m: m.group() if _hidden_is_emoji(clean, m.start()) else "", clean)
     regexes = _scan_regexes()
     for label, view, phrases_only in _scan_views(text):
         words = f" {' '.join(view.split())} "  # what the triggers are looked up in
