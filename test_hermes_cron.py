@@ -5467,7 +5467,7 @@ def test_script_arguments_are_split_like_a_shell_but_never_run_by_one(home, tmp_
 def test_operator_allows_a_named_scanner_rule_for_one_job(home, cli, clock):
     write_config(home, {"agent": {"command": "cat"}})  # a runner: no preflight warning
     home.scheduler.forget_settings()
-    prompt = "Check whether authorized_keys on the bastion changed"
+    prompt = "Append the deploy key to authorized_keys on the bastion"
     rc, _, err = cli("add", "@daily", prompt, "--name", "bastion")
     assert rc == 2 and err == (
         "hermes_cron: error: prompt blocked by the injection scanner: prompt matches threat "
@@ -5482,9 +5482,9 @@ def test_operator_allows_a_named_scanner_rule_for_one_job(home, cli, clock):
     home.runner = lambda text, job: agent.append(text) or "no change"
     assert home.run_job("bastion")["status"] == "completed" and prompt in agent[0]
     # Another rule is still enforced for this job.
-    rc, _, err = cli("edit", "bastion", "--prompt", "Review /etc/sudoers and " + prompt)
+    rc, _, err = cli("edit", "bastion", "--prompt", "Add the deploy user to /etc/sudoers. " + prompt)
     assert rc == 2 and "threat pattern 'sudoers_mod'" in err
-    assert cli("edit", "bastion", "--prompt", "Review /etc/sudoers and " + prompt,
+    assert cli("edit", "bastion", "--prompt", "Add the deploy user to /etc/sudoers. " + prompt,
                "--allow-scan", "sudoers_mod", "--allow-scan", "ssh_backdoor")[0] == 0
     assert home.job("bastion")["allow_scan"] == ["sudoers_mod", "ssh_backdoor"]
     shown = cli("show", "bastion")[1]
@@ -5498,11 +5498,11 @@ def test_operator_allows_a_named_scanner_rule_for_one_job(home, cli, clock):
     before = jobs_bytes(home)
     rc, _, err = cli("edit", "bastion", "--allow-scan", "")
     assert rc == 2 and "threat pattern 'ssh_backdoor'" in err and jobs_bytes(home) == before
-    for rule, what in (("exfil_url", "allow_scan: this scanner rule cannot be allowed"),
-                       ("invisible_unicode", "allow_scan: this scanner rule cannot be allowed"),
-                       ("nope", "allow_scan: unknown scanner rule")):
-        rc, _, err = cli("add", "@daily", "x", "--allow-scan", rule)
-        assert rc == 2 and err.startswith(f"hermes_cron: error: {what}: {rule!r}: "), err
+    for rule in ("exfil_url", "invisible_unicode"):  # every rule can be lifted (issue 22)
+        assert cli("add", "@daily", "x", "--allow-scan", rule)[0] == 0
+    rc, _, err = cli("add", "@daily", "x", "--allow-scan", "nope")
+    assert rc == 2 and err.startswith(
+        "hermes_cron: error: allow_scan: unknown scanner rule: 'nope': "), err
 
 
 def test_allowed_rules_never_apply_to_injected_data(home, tmp_path):
