@@ -3453,7 +3453,8 @@ _IN_DATA = (r"(?!\s+(?:that\s+(?:are|appear|come)\s+)?(?:in|from|inside|within|c
 def _override_phrase(verbs):
     """One pattern for a family of override verbs: "<verb> all previous instructions",
     "<verb> instructions", "<verb> everything before", "<verb> the user and reply"."""
-    return (rf"\b(?:{verbs})\s+(?:(?:{_W}){{0,3}}?{_QUALIFIER}\s+(?:{_W}){{0,2}}?{_ORDERS}{_IN_DATA}"
+    return (rf"\b(?:{verbs})\s+(?:(?:{_W}){{0,3}}?{_QUALIFIER}\s+(?:{_W}){{0,2}}?{_ORDERS}"
+            rf"{_IN_DATA}"
             rf"|(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:instructions?|directives?)\b{_IN_DATA}"
             rf"|(?:all\s+|any\s+|the\s+)?(?:{_SOFT}|{_ORDERS})\s+(?:(?:that\s+)?(?:came|written|"
             rf"given|said|provided|you\s+(?:got|received|were\s+given))\s+)?(?:before|above|"
@@ -3484,10 +3485,10 @@ _SECRET_REF = rf"(?:{_SECRET_VAR}|\$\(\s*(?:{_SUBST})\)|`\s*(?:{_SUBST})`)"
 _NET = r"(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp|mail|mailx|sendmail|openssl\s+s_client)"
 _CJK_STOP = "[^\u3002\uff01\uff1f\n]"  # within one Chinese sentence
 # Trigger strings of the patterns below (see _THREATS).
-_T_FILE = (".env", "credentials", ".netrc", ".pgpass", "id_", ".aws/", ".ssh/", "/etc/", "/environ",
-           ".docker/", ".kube/", ".npmrc", ".pypirc", ".vault-token")
-_T_SHOW = ("reveal", "repeat", "print", "output", "show", "display", "tell", "give", "leak", "dump",
-           "recite", "spell", "disclose", "share", "provide", "write out", "paste")
+_T_FILE = (".env", "credentials", ".netrc", ".pgpass", "id_", ".aws/", ".ssh/", "/etc/",
+           "/environ", ".docker/", ".kube/", ".npmrc", ".pypirc", ".vault-token")
+_T_SHOW = ("reveal", "repeat", "print", "output", "show", "display", "tell", "give", "leak",
+           "dump", "recite", "spell", "disclose", "share", "provide", "write out", "paste")
 _T_READ = tuple(f"{verb} " for verb in ("cat", "less", "more", "head", "tail", "base64", "xxd",
                                         "strings", "od", "hexdump", "nl", "tac", "bat"))
 
@@ -3524,11 +3525,11 @@ _THREATS = (
     ("prompt_injection",
      ("\u5ffd", "\u65e0\u89c6", "\u7121\u8996", "\u5fd8", "\u4e0d\u8981\u7406", "\u522b\u7ba1",
       "\u8df3\u8fc7", "\u8986\u76d6", "\u53d6\u6d88"),
-     "(?:\u5ffd\u7565|\u5ffd\u89c6|\u65e0\u89c6|\u7121\u8996|\u5fd8\u8bb0|\u5fd8\u8a18|\u5fd8\u6389|"
-     "\u4e0d\u8981\u7406\u4f1a|\u522b\u7ba1|\u8df3\u8fc7|\u8986\u76d6|\u53d6\u6d88)"
+     "(?:\u5ffd\u7565|\u5ffd\u89c6|\u65e0\u89c6|\u7121\u8996|\u5fd8\u8bb0|\u5fd8\u8a18|"
+     "\u5fd8\u6389|\u4e0d\u8981\u7406\u4f1a|\u522b\u7ba1|\u8df3\u8fc7|\u8986\u76d6|\u53d6\u6d88)"
      f"{_CJK_STOP}{{0,12}}?"
-     "(?:\u6307\u4ee4|\u6307\u793a|\u89c4\u5219|\u898f\u5247|\u63d0\u793a|\u8bf4\u660e|\u8aaa\u660e|"
-     "\u547d\u4ee4|\u8981\u6c42|\u8bbe\u5b9a|\u9650\u5236)"),
+     "(?:\u6307\u4ee4|\u6307\u793a|\u89c4\u5219|\u898f\u5247|\u63d0\u793a|\u8bf4\u660e|"
+     "\u8aaa\u660e|\u547d\u4ee4|\u8981\u6c42|\u8bbe\u5b9a|\u9650\u5236)"),
     ("deception_hide",
      (("do not", "don't", "never", "without"), ("user", "human", "operator", "owner", "admin")),
      r"\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|"
@@ -3669,8 +3670,8 @@ _THREATS = (
     ("read_secrets",
      _T_FILE,
      r"(?<![-.])\b(?:print|show|display|output|reveal|dump|send|upload|paste|post|e-?mail|include|"
-     r"read|copy|share|leak|exfiltrate|attach)\b(?!-)[^\n]{0,60}?(?:(?:~|\$home|\$\{home\})/\.(?:ssh/id_\w+|"
-     r"aws/credentials|netrc|pgpass|git-credentials|docker/config\.json|kube/config|"
+     r"read|copy|share|leak|exfiltrate|attach)\b(?!-)[^\n]{0,60}?(?:(?:~|\$home|\$\{home\})/\."
+     r"(?:ssh/id_\w+|aws/credentials|netrc|pgpass|git-credentials|docker/config\.json|kube/config|"
      r"vault-token)|/etc/g?shadow\b|/proc/(?:self|\d+|\$\w+)/environ|\bid_(?:rsa|ed25519|ecdsa|"
      r"dsa)\b(?!\.pub))"),
     ("ssh_backdoor",
@@ -3710,8 +3711,8 @@ _THREATS = (
      r"/dev/(?:tcp|udp)/\S+\s+0>&1"),
     ("reverse_shell",
      ("socat", "mkfifo", "pty.spawn", "fsockopen", "os.dup2"),
-     r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):|\bmkfifo\b[^\n]{0,200}?\b(?:nc|ncat|netcat|openssl)"
-     r"\b|\bpty\.spawn\(|\bfsockopen\(|\bsocket\b[^\n]{0,200}?\bos\.dup2\("),
+     r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):|\bmkfifo\b[^\n]{0,200}?\b(?:nc|ncat|netcat|"
+     r"openssl)\b|\bpty\.spawn\(|\bfsockopen\(|\bsocket\b[^\n]{0,200}?\bos\.dup2\("),
     # Each "<tool> ... <flag> ... <secret>" is two scans of one line from the
     # tool (a lookahead for the flag, then the secret), never one inside the
     # other: a line of many "curl -d" stays linear.
@@ -3721,8 +3722,8 @@ _THREATS = (
      rf"(?:[\s=]|['\"]))[^\n]{{0,300}}?{_SECRET_REF}"),
     ("exfil_data",
      (("curl",), _T_FILE),
-     rf"\bcurl\b[^\n]{{0,300}}?\s(?:--data(?:-binary|-urlencode)?|--form|-[a-z]*[df]|--upload-file|"
-     rf"-t)[\s=]*['\"]?(?:[\w-]+=)?@?\S*{_SECRET_FILE}"),
+     rf"\bcurl\b[^\n]{{0,300}}?\s(?:--data(?:-binary|-urlencode)?|--form|-[a-z]*[df]|"
+     rf"--upload-file|-t)[\s=]*['\"]?(?:[\w-]+=)?@?\S*{_SECRET_FILE}"),
     ("exfil_post",
      (("wget",), ("--post-", "--body-")),
      rf"\bwget\b(?=[^\n]{{0,300}}?--(?:post|body)-data[\s=])[^\n]{{0,300}}?{_SECRET_REF}|"
@@ -3730,8 +3731,8 @@ _THREATS = (
      rf"-(?:\s|$))"),
     ("exfil_header",
      (("curl", "wget"), ("$(", "`")),
-     rf"\b(?:curl|wget)\b(?=[^\n]{{0,300}}?\s(?:-h|--header)\b)[^\n]{{0,300}}?(?:\$\(\s*(?:{_DUMP})\)"
-     rf"|`\s*(?:{_DUMP})`)"),
+     rf"\b(?:curl|wget)\b(?=[^\n]{{0,300}}?\s(?:-h|--header)\b)[^\n]{{0,300}}?"
+     rf"(?:\$\(\s*(?:{_DUMP})\)|`\s*(?:{_DUMP})`)"),
     ("exfil_url",
      (("curl", "wget"), ("$", "`")),
      rf"\b(?:curl|wget)\b[^\n]{{0,300}}?\S(?:[/?&=.@:]|%3d){_SECRET_REF}"),
@@ -3752,7 +3753,7 @@ _DENIABLE_RULES = frozenset(("prompt_injection", "disregard_rules", "prompt_leak
                              "jailbreak_persona"))
 # Every rule an operator can lift for one job with --allow-scan.
 _SCAN_RULES = ("invisible_unicode",) + tuple(dict.fromkeys(name for name, _, _ in _THREATS))
-# Kept empty: every rule can be lifted per job (the callers still filter by it).
+# Rules no job may lift: none (issue 22); _allowed_rules still filters by it.
 _SCAN_UNALLOWABLE = ()
 _SCAN_RE = {}
 
@@ -3765,8 +3766,10 @@ def _scan_regexes():
         ranges = "".join(f"{chr(a)}-{chr(b)}" if a != b else chr(a) for a, b in _HIDDEN_RANGES)
         _SCAN_RE.update(
             hidden=re.compile(f"[{ranges}]"), emoji_parts=re.compile("[\ufe0e\ufe0f\u200d]"),
-            hidden_plain=re.compile(f"(?![\ufe0e\ufe0f\u200d])[{ranges}]"), tags=re.compile("[\U000E0020-\U000E007E]+"),
-            marks=re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"),
+            hidden_plain=re.compile(f"(?![\ufe0e\ufe0f\u200d])[{ranges}]"),
+            tags=re.compile("[\U000E0020-\U000E007E]+"),
+            marks=re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff"
+                             "\ufe20-\ufe2f]"),
             base64=re.compile(r"[A-Za-z0-9+/_-]{10,}={0,2}"),
             leet=re.compile(r"[a-z][013457]|[013457][a-z]"),
             rules=[(name, triggers if isinstance(triggers[0], tuple) else (triggers,),
@@ -3786,8 +3789,8 @@ def _hidden_is_emoji(text, i):
     if char in "\ufe0e\ufe0f":
         return after == "\u20e3" or (before != "" and unicodedata.category(before) == "So")
     if char == "\u200d":
-        return (before != "" and (before == "\ufe0f" or unicodedata.category(before) in ("So", "Sk"))
-                and after != "" and unicodedata.category(after) == "So")
+        return (before != "" and after != "" and unicodedata.category(after) == "So"
+                and (before == "\ufe0f" or unicodedata.category(before) in ("So", "Sk")))
     return False
 
 
@@ -3799,13 +3802,16 @@ def _denied(view, start):
 
 
 def _fold(text):
-    """Text as the patterns read it: NFKC, combining marks dropped, confusables folded."""
-    if text.isascii():
-        return text
-    import unicodedata
+    """Text as the patterns read it: hidden characters dropped, NFKC, combining marks
+    dropped, confusables folded, lower case."""
+    if not text.isascii():
+        import unicodedata
 
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
-    return _scan_regexes()["marks"].sub("", text).translate(_CONFUSABLES)
+        regexes = _scan_regexes()
+        text = unicodedata.normalize("NFD", unicodedata.normalize(
+            "NFKC", regexes["hidden"].sub("", text)))
+        text = regexes["marks"].sub("", text).translate(_CONFUSABLES)
+    return text.lower()
 
 
 def _scan_views(text):
@@ -3815,15 +3821,15 @@ def _scan_views(text):
     import base64
 
     regexes = _scan_regexes()
-    plain = _fold(regexes["hidden"].sub("", text)) if not text.isascii() else text
-    lower = plain.lower()
+    lower = _fold(text)
     yield "", lower, False
     if not text.isascii():
         smuggled = "\n".join("".join(chr(ord(c) - 0xE0000) for c in run)
                              for run in regexes["tags"].findall(text))
         if smuggled:
-            yield " (in text hidden in Unicode tag characters)", _fold(smuggled).lower(), False
+            yield " (in text hidden in Unicode tag characters)", _fold(smuggled), False
     decoded = []
+    plain = regexes["hidden"].sub("", text) if not text.isascii() else text
     for run in regexes["base64"].findall(plain):
         body = run.rstrip("=")
         urlsafe = "-" in body or "_" in body
@@ -3837,7 +3843,7 @@ def _scan_views(text):
         if words.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable():
             decoded.append(words)
     if decoded:
-        yield " (in base64-decoded text)", _fold("\n".join(decoded)).lower(), False
+        yield " (in base64-decoded text)", _fold("\n".join(decoded)), False
     if any(word in lower for word in _ROT13_HINTS):
         yield " (in rot13-decoded text)", lower.translate(_ROT13), True
     if regexes["leet"].search(lower):
@@ -3854,8 +3860,9 @@ def _scan(text, lenient=False, allow=()):
                       if not _hidden_is_emoji(text, m.start())), None)
         if found is not None:
             if not lenient and "invisible_unicode" not in allow:
-                return text, "invisible_unicode", (f"prompt contains invisible unicode "
-                                                   f"U+{ord(found.group()):04X} (possible injection)")
+                return text, "invisible_unicode", (
+                    f"prompt contains invisible unicode U+{ord(found.group()):04X} "
+                    f"(possible injection)")
             clean = _scan_regexes()["hidden_plain"].sub("", text)
             clean = _scan_regexes()["emoji_parts"].sub(
                 lambda m: m.group() if _hidden_is_emoji(clean, m.start()) else "", clean)
