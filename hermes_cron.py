@@ -3433,12 +3433,13 @@ _OVERRIDE = (r"ignor(?:e|es|ed|ing)|forget|forgetting|overrid(?:e|ing)|overwrit(
 _DISREGARD = (r"disregard(?:ing)?|set\s+aside|pay\s+no\s+attention\s+to|"
               r"(?:stop|quit)\s+(?:following|obeying)|(?:do\s+not|don't|never)\s+(?:follow|obey)")
 _QUALIFIER = (r"(?:previous|previously\s+given|prior|earlier|above|preceding|foregoing|former|"
-              r"original|initial|old|existing|all|any|every|your|my|these|those|system|safety|"
-              r"before)")
+              r"original|initial|old|existing|all|any|every|your|my|system|safety|before)")
 _ORDERS = (r"(?:instructions?|directives?|directions|rules|guidelines|guidance|prompts?|"
-           r"constraints|restrictions|programming|safeguards|guardrails)\b")
+           r"programming)\b")
+# Weaker words: lifted only when they came before ("...all previous messages").
 _SOFT = (r"(?:text|content|input|messages?|everything|anything|context|conversation|requests?|"
-         r"commands|orders|polic(?:y|ies)|training)\b")
+         r"commands|orders|polic(?:y|ies)|training|constraints|restrictions|safeguards|"
+         r"guardrails)\b")
 # "...any instructions in the ticket": a defence against injected text, not one.
 _IN_DATA = (r"(?!\s+(?:that\s+(?:are|appear|come)\s+)?(?:in|from|inside|within|contained\s+in|"
             r"embedded\s+in|found\s+in|given\s+in|written\s+in|hidden\s+in)\s+(?:the|a|an|any|"
@@ -3639,10 +3640,12 @@ _THREATS = (
     ("jailbreak_persona",
      (("filter", "safeguard", "guardrail", "safety", "polic", "ethical", "moral"),
       ("ignor", "bypass", "disable", "turn off", "circumvent", "evade", "deactivate")),
-     r"\b(?:ignore|bypass|disable|turn\s+off|circumvent|evade|deactivate)\s+(?:your\s+|the\s+|"
-     r"all\s+|any\s+)?(?:safety\s+|content\s+)?(?:filters|safeguards|guardrails|safety\s+(?:rules|"
-     r"guidelines|measures|settings|checks)|content\s+polic(?:y|ies)|ethical\s+guidelines|"
-     r"moral\s+(?:guidelines|constraints))"),
+     # "ignore your safety filters", not "attackers could bypass the safeguards".
+     r"\b(?:ignore|bypass|disable|turn\s+off|circumvent|evade|deactivate)\s+(?:(?:all\s+(?:of\s+)?)?"
+     r"your\s+(?:safety\s+|content\s+)?(?:filters|safeguards|guardrails|rules|guidelines|"
+     r"polic(?:y|ies))|(?:all\s+|any\s+|the\s+)?(?:safety|content)\s+(?:filters|safeguards|"
+     r"guardrails|rules|guidelines|polic(?:y|ies))|filters\b|(?:ethical|moral)\s+(?:guidelines|"
+     r"constraints|rules))"),
     ("jailbreak_persona",
      ("\u4f60\u73b0\u5728\u662f", "\u4f60\u73fe\u5728\u662f", "\u5047\u88c5", "\u5047\u88dd",
       "\u9650\u5236", "\u7ea6\u675f", "\u6a21\u5f0f"),
