@@ -3775,6 +3775,8 @@ def _scan_regexes():
                              "\ufe20-\ufe2f]"),
             base64=re.compile(r"[A-Za-z0-9+/_-]{10,}={0,2}"),
             leet=re.compile(r"[a-z][013457]|[013457][a-z]"),
+            escapes=re.compile(r"%[0-9a-f]{2}|&#?[0-9a-z]+;"),
+            spaced=re.compile(r"\b(?:\w[ .\-_]){3,}\w\b"),
             rules=[(name, triggers if isinstance(triggers[0], tuple) else (triggers,),
                     re.compile(pattern)) for name, triggers, pattern in _THREATS])
         _SCAN_RE["ascii_rules"] = [rule for rule in _SCAN_RE["rules"]
@@ -3820,7 +3822,7 @@ def _fold(text):
 def _scan_views(text):
     """(label, lower-cased text, phrases only) for each way the prompt can be read:
     as written (normalised), its tag-character payload, its base64 runs decoded,
-    rot13, leetspeak."""
+    rot13, leetspeak, percent and HTML escapes decoded, letters spaced out."""
     import base64
 
     regexes = _scan_regexes()
@@ -3851,6 +3853,15 @@ def _scan_views(text):
         yield " (in rot13-decoded text)", lower.translate(_ROT13), True
     if regexes["leet"].search(lower):
         yield " (in leetspeak)", lower.translate(_LEET), True
+    if regexes["escapes"].search(lower):
+        import html
+        import urllib.parse
+
+        yield " (in percent- or entity-decoded text)", _fold(
+            urllib.parse.unquote(html.unescape(lower))), False
+    if regexes["spaced"].search(lower):
+        yield " (in letter-spaced text)", regexes["spaced"].sub(
+            lambda m: m.group()[::2], lower), True
 
 
 def _scan(text, lenient=False, allow=()):
