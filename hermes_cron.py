@@ -3414,7 +3414,7 @@ _CONFUSABLES = dict(zip(
              "\u2011\u2012\u2013\u2014\u2015"),
     "aBeeopcyxiijsdqwhlkABEKMHOPCTXYIJSDQWHI"
     "aeikvoptuxABEZHIKMNOPTYXij"
-    "aiooU''''\"\"\"------"))
+    "ainou''''\"\"\"------"))
 # Leetspeak digits and signs, folded for the phrase rules only.
 _LEET = str.maketrans("0134578@$", "oieastbas")
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
