@@ -3540,82 +3540,535 @@ def redact(text):
 
 # --- 11.1 Prompt scanning ----------------------------------------------------
 
-_INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
-              "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
-              "\u2069")
-_FILLER = r"(?:\w+\s+){0,3}?"
-# An environment variable whose name has a secret-like segment: $API_KEY,
-# ${GITHUB_TOKEN}, $db_password; not $keyword or $APIDOCS.
+# Code points that render as nothing: Unicode's default-ignorable code points
+# and every format (Cf) character, as inclusive ranges.  Zero-width and
+# bidirectional controls, U+00AD, U+034F, U+180E, U+2061, variation selectors
+# and the tag characters U+E0000-E0FFF, whose U+E0020-E007E spell ASCII
+# ("ASCII smuggling": text an agent reads and a reviewer does not see).
+_HIDDEN_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x0600, 0x0605), (0x061C, 0x061C),
+                  (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2),
+                  (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F),
+                  (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+                  (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB), (0x110BD, 0x110BD),
+                  (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
+                  (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+# Letters from other scripts that pass for Latin ones, typographic quotes and
+# dashes: folded before matching, so "іgnоrе" (Cyrillic і, о, е) is "ignore".
+_CONFUSABLES = dict(zip(
+    map(ord, "\u0430\u0432\u0435\u0451\u043e\u0440\u0441\u0443\u0445\u0456\u0457\u0458\u0455"
+             "\u0501\u051b\u051d\u04bb\u04cf\u043a\u0410\u0412\u0415\u041a\u041c\u041d\u041e"
+             "\u0420\u0421\u0422\u0425\u0423\u0406\u0408\u0405\u0500\u051a\u051c\u04ba\u04c0"
+             "\u03b1\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u0391\u0392\u0395"
+             "\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u0131\u0237"
+             "\u0251\u0269\u0578\u0585\u057d\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2010"
+             "\u2011\u2012\u2013\u2014\u2015"),
+    "aBeeopcyxiijsdqwhlkABEKMHOPCTXYIJSDQWHI"
+    "aeikvoptuxABEZHIKMNOPTYXij"
+    "ainou''''\"\"\"------"))
+# Leetspeak digits and signs, folded for the phrase rules only.
+_LEET = str.maketrans("0134578@$", "oieastbas")
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+# Words of English in rot13 ("the", "and", "you", "ignore", ...): a text with
+# none of them is not worth decoding.
+_ROT13_HINTS = ("gur ", "naq ", "lbh", "vtaber", "qvfertneq", "sbetrg", "vafgehpg", "cerivbhf",
+                "flfgrz", "cebzcg", "ehyrf")
+
+# Pieces of the patterns below.  Every pattern is matched against lower-cased
+# text with the hidden characters dropped, NFKC applied, combining marks
+# removed and confusables folded.
+_W = r"[\w'-]+\s+"                      # one word and the space after it
+# The words that lift an instruction out of the way; the things it lifts.
+_OVERRIDE = (r"ignor(?:e|es|ed|ing)|forget|forgetting|overrid(?:e|ing)|overwrit(?:e|ing)|"
+             r"overrul(?:e|ing)|bypass(?:ing)?|discard(?:ing)?|abandon(?:ing)?")
+_DISREGARD = (r"disregard(?:ing)?|set\s+aside|pay\s+no\s+attention\s+to|"
+              r"(?:stop|quit)\s+(?:following|obeying)|(?:do\s+not|don't|never)\s+(?:follow|obey)")
+_QUALIFIER = (r"(?:previous|previously\s+given|prior|earlier|above|preceding|foregoing|former|"
+              r"original|initial|old|existing|all|any|every|your|my|system|safety|before)")
+_ORDERS = (r"(?:instructions?|directives?|directions|rules|guidelines|guidance|prompts?|"
+           r"programming)\b")
+# Weaker words: lifted only when they came before ("...all previous messages").
+_SOFT = (r"(?:text|content|input|messages?|everything|anything|context|conversation|requests?|"
+         r"commands|orders|polic(?:y|ies)|training|constraints|restrictions|safeguards|"
+         r"guardrails)\b")
+# "...any instructions in the ticket": a defence against injected text, not one.
+_IN_DATA = (r"(?!\s+(?:that\s+(?:are|appear|come)\s+)?(?:in|from|inside|within|contained\s+in|"
+            r"embedded\s+in|found\s+in|given\s+in|written\s+in|hidden\s+in)\s+(?:the|a|an|any|"
+            r"each|every|this|that|these|those|such|their|its)?\s*(?:[\w-]+\s+){0,2}?"
+            r"(?:tickets?|e-?mails?|mails?|documents?|docs?|pages?|messages?|data|inputs?|"
+            r"issues?|comments?|files?|outputs?|feeds?|text|content|reports?|pull\s+requests?|"
+            r"prs?|logs?|articles?|web\s*pages?|websites?|sites?|results?|responses?|"
+            r"transcripts?|chats?|posts?|tweets?|reviews?|submissions?|attachments?|body|"
+            r"descriptions?|fields?|payloads?|repo(?:sitory|sitories)?|readmes?|scripts?)\b)")
+
+
+def _override_phrase(verbs):
+    """One pattern for a family of override verbs: "<verb> all previous instructions",
+    "<verb> instructions", "<verb> everything before", "<verb> the user and reply"."""
+    return (rf"\b(?:{verbs})\s+(?:(?:{_W}){{0,3}}?{_QUALIFIER}\s+(?:{_W}){{0,2}}?{_ORDERS}"
+            rf"{_IN_DATA}"
+            rf"|(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:instructions?|directives?)\b{_IN_DATA}"
+            rf"|(?:all\s+|any\s+|the\s+)?(?:{_SOFT}|{_ORDERS})\s+(?:(?:that\s+)?(?:came|written|"
+            rf"given|said|provided|you\s+(?:got|received|were\s+given))\s+)?(?:before|above|"
+            rf"earlier|previously|so\s+far|prior)\b"
+            rf"|(?:all\s+|any\s+|my\s+|the\s+)?(?:previous|prior|earlier|above|preceding)\s+"
+            rf"(?:{_W})?{_SOFT}"
+            rf"|the\s+rest\s+of\s+(?:this|the)\s+\w+\s*(?:and|,)\s+(?:just\s+|only\s+|instead\s+)?"
+            rf"(?:print|say|respond|reply|output|write)"
+            rf"|(?:the|what\s+the)\s+user\b(?![-_])(?:'s\s+\w+)?\s*(?:and|,)\s+(?:just\s+|only\s+|"
+            rf"instead\s+)?(?:reply|respond|say|print|output|answer|write))")
+
+
 _SECRET_VAR = (r"\$\{?(?:[a-z0-9]+_)*(?:api_?key|key|token|secret|password|passwd|"
                r"credentials?|api)(?:_[a-z0-9]+)*\}?(?![a-z0-9_])")
-# (name, pattern), matched ignoring case; the first four are the injection
-# phrases the lenient tier keeps.
+# Files that hold keys or the environment; .env.example and its kin are not one.
+_SECRET_FILE = (r"(?:\.env\b(?![.\-_]?(?:example|sample|template|dist|defaults?|tpl|in)\b)|"
+                r"credentials\b|\.netrc|\.pgpass|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|"
+                r"\.aws/|\.ssh/(?!config\b|known_hosts\b|authorized_keys\b)|/etc/g?shadow\b|"
+                r"/etc/passwd\b|/proc/(?:self|\d+|\$\w+|\$\{\w+\})/environ|\.git-credentials|"
+                r"\.docker/config\.json|\.kube/config|\.npmrc|\.pypirc|\.vault-token)")
+_READ = r"(?:cat|less|more|head|tail|base64|xxd|strings|od|hexdump|nl|tac|bat)"
+# A command substitution that reads secrets: the environment, a key file, a vault.
+_DUMP = (rf"(?:printenv|env|set|export\s+-p|declare\s+-x|compgen\s+-v)\s*|"
+         rf"{_READ}\s+(?:-\S+\s+)*\S*{_SECRET_FILE}[^)`\n]*")
+_SUBST = (rf"(?:printenv|gpg|pass|vault|op\s+read|aws\s+configure\s+get|security\s+find-\S+|"
+          rf"echo\s+[\"']?{_SECRET_VAR})\b[^)`\n]*|{_DUMP}")
+_SECRET_REF = rf"(?:{_SECRET_VAR}|\$\(\s*(?:{_SUBST})\)|`\s*(?:{_SUBST})`)"
+_NET = r"(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp|mail|mailx|sendmail|openssl\s+s_client)"
+_CJK_STOP = "[^\u3002\uff01\uff1f\n]"  # within one Chinese sentence
+# Trigger strings of the patterns below (see _THREATS).
+_T_FILE = (".env", "credentials", ".netrc", ".pgpass", "id_", ".aws/", ".ssh/", "/etc/",
+           "/environ", ".docker/", ".kube/", ".npmrc", ".pypirc", ".vault-token")
+_T_SHOW = ("reveal", "repeat", "print", "output", "show", "display", "tell", "give", "leak",
+           "dump", "recite", "spell", "disclose", "share", "provide", "write out", "paste")
+_T_READ = tuple(f"{verb} " for verb in ("cat", "less", "more", "head", "tail", "base64", "xxd",
+                                        "strings", "od", "hexdump", "nl", "tac", "bat"))
+
+
+def _t_command(name):
+    """Triggers for a shell command word: *name* after a space or a shell operator."""
+    return tuple(f"{before}{name} " for before in " ;|(`&/\"'")
+
+
+# (rule, triggers, pattern); a rule may have several entries.  The pattern is
+# searched only if the text (its runs of whitespace read as one space) holds
+# one of the trigger strings, or, when the triggers are a tuple of groups,
+# one string of every group: substring tests are far cheaper than searches.
+# So every match of a pattern must contain its triggers.
 _THREATS = (
-    ("prompt_injection", rf"\bignore\s+{_FILLER}(?:previous|all|above|prior|earlier|any)\s+"
-                         rf"{_FILLER}(?:instructions?|directions|guidelines|rules)\b"),
-    ("deception_hide", r"\b(?:do\s+not|don'?t|never)\s+tell\s+the\s+user"),
-    ("sys_prompt_override", r"system\s+prompt\s+override"),
-    ("disregard_rules", r"\bdisregard\s+(?:your|all|any|previous|prior|the\s+above)\s+"
-                        r"(?:\w+\s+){0,2}?(?:instructions|rules|guidelines)\b"),
-    ("read_secrets", r"\b(?:cat|less|more|head|tail|base64|xxd|strings)\s+(?:-\S+\s+)*"
-                     r"\S*(?:\.env\b|credentials|\.netrc|\.pgpass|id_rsa|id_ed25519|id_ecdsa|"
-                     r"\.aws/|\.ssh/)"),
-    ("ssh_backdoor", r"authorized_keys"),
-    ("sudoers_mod", r"/etc/sudoers|\bvisudo\b"),
-    ("destructive_root_rm", r"\brm\s+(?:-\S+\s+)*-[a-z]*r[a-z]*\s+(?:-\S+\s+)*"
-                            r"['\"]?(?:/|~/?)['\"]?(?:\s|\*|$)"),
-    ("exfil_data", rf"\bcurl\b[^\n]*\s(?:--data(?:-raw|-binary|-urlencode)?|--form|"
-                   rf"-[a-z]*[df])(?:[\s=]|(?=['\"]))[^\n]*{_SECRET_VAR}"),
-    ("exfil_post", rf"\bwget\b[^\n]*--(?:post-data|post-file|body-data)[\s=][^\n]*{_SECRET_VAR}"),
-    ("exfil_header", rf"\b(?:curl|wget)\b[^\n]*(?:-h|--header)[\s=]*['\"]?\s*"
-                     rf"(?:authorization|x-api-key|api-key)\s*:[^\n]*{_SECRET_VAR}"),
-    ("exfil_url", rf"\b(?:curl|wget)\b[^\n]*\S(?:[/?&=]|%3d){_SECRET_VAR}"),
+    ("prompt_injection",
+     ("ignor", "forget", "overrid", "overwrit", "overrul", "bypass", "discard", "abandon"),
+     _override_phrase(_OVERRIDE)),
+    # French, German, Spanish/Italian/Portuguese (accents are folded away).
+    ("prompt_injection",
+     ("ignor", "oubli", " pas compte", "abstraction"),
+     r"\b(?:ignor\w*|oubli\w*|ne\s+(?:tiens|tenez|tenons)\s+pas\s+compte|(?:fais|faites)\s+"
+     r"abstraction)\s+(?:(?:[\w'-]+\s+){0,4}?(?:instructions?|consignes?|directives?|regles?|"
+     r"indications?|ordres?)\s+(?:\w+\s+)?(?:precedent\w*|anterieur\w*|ci-dessus|d'avant|"
+     r"donnee?s\s+(?:avant|plus\s+haut))|(?:toutes?|tous)\s+(?:les|tes|vos|mes)\s+"
+     r"(?:instructions|consignes|directives|regles)|(?:\w+\s+){0,3}?(?:instrucciones|instruzioni|"
+     r"instrucoes|reglas|regole|regras)\s+(?:anteriores|precedenti|previas))"),
+    ("prompt_injection",
+     ("ignor", "vergiss", "vergess", "missacht", "ubergeh"),
+     r"\b(?:ignorier\w*|vergiss|vergesst|vergessen|missacht\w*|ubergeh\w*)\s+(?:\w+\s+){0,3}?"
+     r"(?:vorherig|vorig|vorangegangen|vorausgegangen|bisherig|obig|fruher|alt|ursprunglich|"
+     r"all)\w*\s+(?:\w+\s+){0,2}?(?:anweisung|instruktion|regel|befehl|vorgabe|richtlinie|"
+     r"anordnung)"),
+    ("prompt_injection",
+     ("\u5ffd", "\u65e0\u89c6", "\u7121\u8996", "\u5fd8", "\u4e0d\u8981\u7406", "\u522b\u7ba1",
+      "\u8df3\u8fc7", "\u8986\u76d6", "\u53d6\u6d88"),
+     "(?:\u5ffd\u7565|\u5ffd\u89c6|\u65e0\u89c6|\u7121\u8996|\u5fd8\u8bb0|\u5fd8\u8a18|"
+     "\u5fd8\u6389|\u4e0d\u8981\u7406\u4f1a|\u522b\u7ba1|\u8df3\u8fc7|\u8986\u76d6|\u53d6\u6d88)"
+     f"{_CJK_STOP}{{0,12}}?"
+     "(?:\u6307\u4ee4|\u6307\u793a|\u89c4\u5219|\u898f\u5247|\u63d0\u793a|\u8bf4\u660e|"
+     "\u8aaa\u660e|\u547d\u4ee4|\u8981\u6c42|\u8bbe\u5b9a|\u9650\u5236)"),
+    ("deception_hide",
+     (("do not", "don't", "never", "without"), ("user", "human", "operator", "owner", "admin")),
+     r"\b(?:do\s+not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|"
+     r"alert(?:ing)?|let(?:ting)?|mention(?:ing)?(?:\s+\w+)?\s+to|reveal(?:ing)?(?:\s+\w+)?\s+to|"
+     r"show(?:ing)?)\s+(?:the\s+)?(?:user|human|operator|owner|admin|administrator)s?\b"
+     r"(?:\s+know)?(?=\s*(?:$|[.!?;,)]|(?:about\s+)?(?:this|these|that\s+(?:you|we|i|this|these|"
+     r"it)|what\s+(?:you|we|i)|how\s+(?:you|we)|you|we|it)\b|anything\s+about\s+(?:this|these|"
+     r"it)\b))"),
+    ("deception_hide",
+     ("from the user", "from the human", "from the operator", "without the"),
+     r"\b(?:keep|hide|conceal)\s+(?:this|it|these|that|everything)\s+(?:\w+\s+){0,2}?from\s+the"
+     r"\s+(?:user|human|operator)\b|\bwithout\s+the\s+(?:user|human|operator)\s+(?:knowing|"
+     r"noticing|seeing)"),
+    ("sys_prompt_override",
+     ("override",),
+     r"system\s+prompt\s+override|\b(?:admin|administrator|developer|root|god)\s+(?:mode\s+)?"
+     r"override"),
+    ("sys_prompt_override",
+     ("new instructions", "system prompt", "system instruction"),
+     r"\b(?:important|urgent|critical)\s+new\s+instructions\b|\b(?:new|updated|real)\s+system\s+"
+     r"(?:prompt|instructions?)\b"),
+    ("disregard_rules",
+     ("disregard", "set aside", "no attention", "stop follow", "quit follow", "not follow",
+      "n't follow", "never follow", "obey"),
+     _override_phrase(_DISREGARD)),
+    ("prompt_leak",
+     (("your ",), _T_SHOW),
+     r"\b(?:reveal|repeat|print|output|show|display|tell|give|leak|dump|recite|spell\s*check|"
+     r"disclose|share|provide|write\s+out|paste)\s+(?:me\s+|us\s+)?(?:back\s+)?(?:all\s+)?"
+     r"(?:of\s+)?your\s+(?:(?:full|complete|entire|exact|whole|original|initial|hidden|secret|"
+     r"real|first)\s+)*(?:system\s+)?(?:prompt|instructions|rules|guidelines|secrets?|"
+     r"directives)\b"),
+    ("prompt_leak",
+     (("system", "initial", "original", "hidden", "secret", "previous", "above", "preceding",
+       "prior", "earlier", "before"), _T_SHOW),
+     r"\b(?:reveal|repeat|print|output|show|display|tell|give|leak|dump|recite|spell\s*check|"
+     r"disclose|share|provide|write\s+out|paste)\s+(?:me\s+|us\s+)?(?:back\s+)?(?:all\s+)?"
+     r"(?:of\s+)?the\s+(?:(?:full|complete|entire|exact|whole|verbatim)\s+)*(?:system\s+"
+     r"(?:prompt|message|instructions?)|(?:initial|original|hidden|secret)\s+(?:prompt|"
+     r"instructions?))\b|\b(?:reveal|repeat|print|output|show|display|spell\s*check|recite|"
+     r"write\s+out)\s+(?:back\s+)?(?:the\s+)?(?:exact\s+)?(?:(?:previous|above|preceding|prior|"
+     r"earlier)\s+(?:instructions|text|prompt|messages?)|(?:text|words|everything)\s+(?:before|"
+     r"above))\b"),
+    ("prompt_leak",
+     ("of the prompt", "of your prompt", "system prompt"),
+     r"\b(?:text|content|words)\s+of\s+(?:the|your)\s+(?:system\s+)?prompt\b"),
+    ("prompt_leak",
+     ((" ton ", " ta ", " tes ", " votre ", " vos ", " deine", " ihre"),
+      ("revel", "montr", "affich", "donn", "repet", "imprim", "zeig", "gib", "verrat",
+       "wiederhol", "nenn", "druck", "schreib")),
+     r"\b(?:(?:revel|montr|affich|donn|repet|imprim)\w*(?:-moi)?\s+(?:ton|ta|tes|votre|vos)\s+"
+     r"(?:prompt|invite|instructions|consignes)|(?:zeig|gib|verrat|wiederhol|nenn|druck|schreib)"
+     r"\w*\s+(?:mir\s+|uns\s+)?(?:deine[nmrs]?|ihre[nmrs]?)\s+(?:system\s*-?\s*prompt|"
+     r"systemanweisung|anweisungen|prompt|geheim))"),
+    ("prompt_leak",
+     ("\u8f93\u51fa", "\u8f38\u51fa", "\u663e\u793a", "\u986f\u793a", "\u544a\u8bc9",
+      "\u6cc4\u9732", "\u6253\u5370", "\u91cd\u590d", "\u7ed9\u6211", "\u5c55\u793a",
+      "\u8bf4\u51fa", "\u900f\u9732"),
+     "(?:\u8f93\u51fa|\u8f38\u51fa|\u663e\u793a|\u986f\u793a|\u544a\u8bc9\u6211|\u6cc4\u9732|"
+     "\u6253\u5370|\u91cd\u590d|\u7ed9\u6211|\u5c55\u793a|\u8bf4\u51fa|\u900f\u9732)"
+     f"{_CJK_STOP}{{0,8}}?"
+     "(?:\u7cfb\u7edf\u63d0\u793a|\u7cfb\u7d71\u63d0\u793a|\u63d0\u793a\u8bcd|\u63d0\u793a\u8a5e|"
+     "\u7cfb\u7edf\u6307\u4ee4|\u521d\u59cb\u6307\u4ee4|\u7cfb\u7edf\u6d88\u606f)"),
+    ("jailbreak_persona",
+     (("you are",), ("you are now", "you are going", "you are about", "you are dan",
+                     "you are stan", "you are dude")),
+     r"\byou\s+are\s+(?:(?:now|going\s+to\s+be|about\s+to\s+(?:be|become))\s+(?:[\w'-]+\s+){0,3}?"
+     r"(?:dan|stan|dude|jailbroken|unrestricted|unfiltered|uncensored|evil|unbound|free\s+of|"
+     r"in\s+(?:developer|dan|god|jailbreak|unrestricted|debug)\s+mode)|(?:now\s+)?(?:dan|stan|"
+     r"dude))\b(?!')"),
+    ("jailbreak_persona",
+     (("mode",), ("mode enabled", "mode activated", "mode on", "mode unlocked", "mode is",
+                  "dan mode", "god mode", "jailbreak mode", "unrestricted mode")),
+     r"\b(?:(?:dan|developer|god|jailbreak|unrestricted|evil|opposite)\s+mode\s+(?:is\s+)?"
+     r"(?:enabled|activated|on|unlocked)|(?:enable|activate|enter|switch\s+to)\s+(?:dan|god|"
+     r"jailbreak|unrestricted)\s+mode)\b"),
+    ("jailbreak_persona",
+     ("anything now", "norms", "broken free", "immerse", "force th", "now on", "maintenant",
+      "du bist"),
+     r"\b(?:do\s+anything\s+now|strive\s+to\s+avoid\s+norms|broken\s+free\s+of\s+the\s+"
+     r"(?:typical\s+)?confines|immerse\s+yourself\s+(?:in|into)\s+the\s+role|force\s+(?:the|this)"
+     r"\s+(?:model|ai|assistant|llm|bot)\s+to|from\s+now\s+on\b[^\n.]{0,40}?\b(?:dan|stan|dude|"
+     r"jailbroken|unrestricted|no\s+(?:rules|restrictions|limits|filters))|(?:tu\s+es|vous\s+etes)"
+     r"\s+maintenant\s+(?:dan|libre|sans\s+(?:restrictions?|limites?|regles))|du\s+bist\s+"
+     r"(?:jetzt|nun|ab\s+sofort)\s+(?:dan|frei|ohne\s+(?:regeln|einschrankungen|grenzen)))\b"),
+    ("jailbreak_persona",
+     ("to abide", "to follow", "to obey"),
+     r"\b(?:do(?:es)?\s+not|don't|doesn't|no\s+longer)\s+(?:have|need)\s+to\s+(?:abide\s+by|"
+     r"follow|obey)\s+(?:any|the|your)\s+(?:[\w'-]+\s+){0,2}?(?:rules|guidelines|restrictions|"
+     r"polic(?:y|ies))"),
+    ("jailbreak_persona",
+     (("without",), tuple(f"without {what}" for what in (
+         "any", "restrictions", "limits", "limitations", "filters", "censorship", "rules",
+         "guidelines", "safety", "ethics"))),
+     r"\b(?:answer|respond|reply|act|talk)\s+(?:[\w'-]+\s+){0,2}?without\s+(?:any\s+)?"
+     r"(?:restrictions|limits|limitations|filters|censorship|rules|guidelines|safety|ethics)"),
+    ("jailbreak_persona",
+     ("pretend",),
+     r"\bpretend\s+(?:that\s+)?(?:you\s+are|you're|youre|to\s+be|you\s+have)\s+(?:[\w'-]+\s+)"
+     r"{0,3}?(?:villain|evil|malicious|unethical|unrestricted|uncensored|unfiltered|jailbroken|"
+     r"amoral|dan|stan|dude|no\s+(?:[\w'-]+\s+)?(?:rules|restrictions|limits|guidelines|filters|"
+     r"content\s+polic\w+|ethics|morals|safety))\b"),
+    ("jailbreak_persona",
+     ("forget",),
+     r"\bforget\s+(?:that\s+)?(?:being|you\s+are|you're|youre|your\s+)\s*(?:an?\s+)?(?:harmless|"
+     r"helpful|safe|ethical|ai\b|assistant|language\s+model|bound|role|rules|training)"),
+    ("jailbreak_persona",
+     (("filter", "safeguard", "guardrail", "safety", "polic", "ethical", "moral"),
+      ("ignor", "bypass", "disable", "turn off", "circumvent", "evade", "deactivate")),
+     # "ignore your safety filters", not "attackers could bypass the safeguards".
+     r"\b(?:ignore|bypass|disable|turn\s+off|circumvent|evade|deactivate)\s+(?:(?:all\s+(?:of\s+)?)?"
+     r"your\s+(?:safety\s+|content\s+)?(?:filters|safeguards|guardrails|rules|guidelines|"
+     r"polic(?:y|ies))|(?:all\s+|any\s+|the\s+)?(?:safety|content)\s+(?:filters|safeguards|"
+     r"guardrails|rules|guidelines|polic(?:y|ies))|filters\b|(?:ethical|moral)\s+(?:guidelines|"
+     r"constraints|rules))"),
+    ("jailbreak_persona",
+     ("\u4f60\u73b0\u5728\u662f", "\u4f60\u73fe\u5728\u662f", "\u5047\u88c5", "\u5047\u88dd",
+      "\u9650\u5236", "\u7ea6\u675f", "\u6a21\u5f0f"),
+     "\u4f60(?:\u73b0|\u73fe)\u5728\u662f\\s*(?:dan|stan|dude|\u4e00\u4e2a\u6ca1\u6709|"
+     "\u4e0d\u53d7)|\u5047(?:\u88c5|\u88dd)\u4f60(?:\u6ca1|\u6c92)\u6709|"
+     "(?:\u6ca1|\u6c92)\u6709\u4efb\u4f55\u9650\u5236|\u4e0d\u53d7\u4efb\u4f55\u9650\u5236|"
+     "(?:\u6ca1|\u6c92)\u6709\u9053\u5fb7\u7ea6\u675f|(?:\u5f00\u53d1\u8005|\u958b\u767c\u8005|"
+     "\u8d8a\u72f1|\u8d8a\u7344)\u6a21\u5f0f"),
+    ("role_forgery",
+     ("<|", "sys>>", "inst]", "start_of_turn", "role"),
+     r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|>|"
+     r"<</?sys>>|\[/?inst\]|<start_of_turn>|\{\s*[\"']role[\"']\s*:\s*[\"']system[\"']"),
+    ("role_forgery",
+     ("user:", "human:", "user :", "human :"),
+     r"(?:^|\n)[ \t>#*-]*(?:assistant|ai|system|gpt|chatgpt|bot)\s*:[^\n]*\n(?:[^\n]*\n){0,3}?"
+     r"[ \t>#*-]*(?:user|human)\s*:"),
+    ("decode_and_run",
+     (("decode", "decrypt", "deobfuscate", "unscramble", "rot13", "base64 -d"),
+      ("execute", "run", "follow", "obey", "do what", "act on", "eval")),
+     r"\b(?:decode|decrypt|deobfuscate|unscramble|rot13|base64\s+-d)\b[^\n.]{0,40}?\b(?:and|then)"
+     r"\s+(?:execute|run|follow|obey|do\s+what|act\s+on|eval)"),
+    ("read_secrets",
+     (_T_READ, _T_FILE),
+     rf"\b{_READ}\s+(?:-\S+\s+)*\S*{_SECRET_FILE}"),
+    ("read_secrets",
+     _T_FILE,
+     r"(?<![-.])\b(?:print|show|display|output|reveal|dump|send|upload|paste|post|e-?mail|include|"
+     r"read|copy|share|leak|exfiltrate|attach)\b(?!-)[^\n]{0,60}?(?:(?:~|\$home|\$\{home\})/\."
+     r"(?:ssh/id_\w+|aws/credentials|netrc|pgpass|git-credentials|docker/config\.json|kube/config|"
+     r"vault-token)|/etc/g?shadow\b|/proc/(?:self|\d+|\$\w+)/environ|\bid_(?:rsa|ed25519|ecdsa|"
+     r"dsa)\b(?!\.pub))"),
+    ("ssh_backdoor",
+     ("authorized_keys",),
+     r"(?:>>?|\btee\b(?:\s+-\S+)*)\s*[\"']?\S*authorized_keys|\b(?:append|add|write|insert|put|"
+     r"plant|install|inject|echo)\b[^\n.;]{0,80}?\b(?:to|into)\s+\S*authorized_keys"),
+    ("sudoers_mod",
+     ("sudoers", "visudo", "nopasswd", "usermod"),
+     r"(?:>>?|\btee\b(?:\s+-\S+)*)\s*[\"']?/etc/sudoers|\bvisudo\b|\(all(?::all)?\)\s*nopasswd\s*:"
+     r"|\b(?:append|add|write|insert|put|echo)\b[^\n.;]{0,80}?\b(?:to|into)\s+(?:the\s+)?"
+     r"(?:/etc/sudoers|sudoers)|\busermod\s+(?:-\w+\s+)*-a?g\s+(?:sudo|wheel|admin|root)\b|"
+     r"\bchmod\b[^\n]{0,200}?\s/etc/sudoers"),
+    ("destructive_root_rm",
+     (("rm ",), _t_command("rm")),
+     r"\brm\s+(?:-\S+\s+)*?(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-\S+\s+)*[\"']?(?:/|~/?|\$home/?|"
+     r"\$\{home\}/?|/(?:etc|usr|var|home|bin|sbin|boot|lib|lib64|opt|root|srv|dev|proc|sys|mnt)"
+     r"/?)[\"']?(?:\s|\*|$|;|&|\|)"),
+    ("destructive_disk",
+     ("mkfs", "of=/dev/"),
+     r"\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/|\bdd\s+[^\n]{0,200}?\bof=/dev/(?:sd|hd|nvme|xvd|vd|"
+     r"mmcblk|disk)"),
+    ("destructive_disk",
+     (("/dev/",), ("/dev/sd", "/dev/hd", "/dev/nvme", "/dev/xvd", "/dev/vd", "/dev/mmcblk")),
+     r"(?:^|[\s;&|])>\s*/dev/(?:sd|hd|nvme|xvd|vd|mmcblk)[a-z0-9]*\b|\b(?:shred|wipefs)\s+"
+     r"[^\n]{0,200}?/dev/"),
+    ("destructive_disk",
+     ("(){", "() {", "find / ", "chmod -", "chown -"),
+     r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bfind\s+/\s+[^\n]{0,200}?-delete\b|"
+     r"\b(?:chmod|chown)\s+(?:-\S+\s+)*-[a-z]*r[a-z]*\s+\S+\s+/(?:\s|\*|$)"),
+    ("reverse_shell",
+     (("nc ", "ncat", "netcat"), _t_command("nc") + ("ncat", "netcat")),
+     r"\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n;|&]{0,200}?\s(?:-[a-z]*e\b|--exec\b|--sh-exec\b|"
+     r"-c\s+[\"']?(?:/bin/)?(?:ba|z|da)?sh\b)"),
+    ("reverse_shell",
+     (("/dev/",), ("/dev/tcp/", "/dev/udp/")),
+     r"(?:\b(?:ba|z|k)?sh\s+-i\b[^\n]{0,200}?|[<>]&\s*|\d*<>\s*)/dev/(?:tcp|udp)/|"
+     r"/dev/(?:tcp|udp)/\S+\s+0>&1"),
+    ("reverse_shell",
+     ("socat", "mkfifo", "pty.spawn", "fsockopen", "os.dup2"),
+     r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):|\bmkfifo\b[^\n]{0,200}?\b(?:nc|ncat|netcat|"
+     r"openssl)\b|\bpty\.spawn\(|\bfsockopen\(|\bsocket\b[^\n]{0,200}?\bos\.dup2\("),
+    # Each "<tool> ... <flag> ... <secret>" is two scans of one line from the
+    # tool (a lookahead for the flag, then the secret), never one inside the
+    # other: a line of many "curl -d" stays linear.
+    ("exfil_data",
+     (("curl",), ("$", "`")),
+     rf"\bcurl\b(?=[^\n]{{0,300}}?\s(?:--data(?:-raw|-binary|-urlencode)?|--form|-[a-z]*[df])"
+     rf"(?:[\s=]|['\"]))[^\n]{{0,300}}?{_SECRET_REF}"),
+    ("exfil_data",
+     (("curl",), _T_FILE),
+     rf"\bcurl\b[^\n]{{0,300}}?\s(?:--data(?:-binary|-urlencode)?|--form|-[a-z]*[df]|"
+     rf"--upload-file|-t)[\s=]*['\"]?(?:[\w-]+=)?@?\S*{_SECRET_FILE}"),
+    ("exfil_post",
+     (("wget",), ("--post-", "--body-")),
+     rf"\bwget\b(?=[^\n]{{0,300}}?--(?:post|body)-data[\s=])[^\n]{{0,300}}?{_SECRET_REF}|"
+     rf"\bwget\b[^\n]{{0,300}}?--(?:post|body)-file[\s=]+['\"]?(?:\S*{_SECRET_FILE}|/dev/stdin\b|"
+     rf"-(?:\s|$))"),
+    ("exfil_header",
+     (("curl", "wget"), ("$(", "`")),
+     rf"\b(?:curl|wget)\b(?=[^\n]{{0,300}}?\s(?:-h|--header)\b)[^\n]{{0,300}}?"
+     rf"(?:\$\(\s*(?:{_DUMP})\)|`\s*(?:{_DUMP})`)"),
+    ("exfil_url",
+     (("curl", "wget"), ("$", "`")),
+     rf"\b(?:curl|wget)\b[^\n]{{0,300}}?\S(?:[/?&=.@:]|%3d){_SECRET_REF}"),
+    ("exfil_pipe",
+     (("|",), ("env |", "env|", "printenv", "set |", "set|", "export -p", "declare -x",
+              "compgen -v") + _T_FILE),
+     rf"(?:^|[\s;&(`])(?:env|printenv|set|export\s+-p|declare\s+-x|compgen\s+-v|(?:{_READ}|tar|"
+     rf"zip)\s+(?:-\S+\s+)*\S*{_SECRET_FILE}\S*)\s*(?:\|\s*[^|\n]{{0,60}}?)?\|\s*(?:sudo\s+)?"
+     rf"{_NET}\b"),
 )
-_THREAT_RES = None
+# The injection phrases: the lenient tier applies only these, and rot13 and
+# leetspeak are decoded for them alone.  A match right after "not", "never"
+# or "no" ("never reveal your system prompt") is an instruction of the
+# opposite kind and does not count.
+_LENIENT_RULES = frozenset(("prompt_injection", "deception_hide", "sys_prompt_override",
+                            "disregard_rules", "prompt_leak", "jailbreak_persona"))
+_DENIABLE_RULES = frozenset(("prompt_injection", "disregard_rules", "prompt_leak",
+                             "jailbreak_persona"))
+# Every rule an operator can lift for one job with --allow-scan.
+_SCAN_RULES = ("invisible_unicode",) + tuple(dict.fromkeys(name for name, _, _ in _THREATS))
+_SCAN_RE = {}
 
 
-# Rules an operator may allow for one job (an ops prompt that must name
-# authorized_keys or /etc/sudoers); hidden characters and sending secrets
-# away are never a legitimate scheduled instruction.
-_SCAN_UNALLOWABLE = ("invisible_unicode", "exfil_data", "exfil_post", "exfil_header",
-                     "exfil_url")
+def _scan_regexes():
+    """The compiled patterns (compiled once, on the first scan: ``re`` loads lazily)."""
+    if not _SCAN_RE:
+        import re
+
+        ranges = "".join(f"{chr(a)}-{chr(b)}" if a != b else chr(a) for a, b in _HIDDEN_RANGES)
+        _SCAN_RE.update(
+            hidden=re.compile(f"[{ranges}]"), emoji_parts=re.compile("[\ufe0e\ufe0f\u200d]"),
+            hidden_plain=re.compile(f"(?![\ufe0e\ufe0f\u200d])[{ranges}]"),
+            tags=re.compile("[\U000E0020-\U000E007E]+"),
+            marks=re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff"
+                             "\ufe20-\ufe2f]"),
+            base64=re.compile(r"[A-Za-z0-9+/_-]{10,}={0,2}"),
+            leet=re.compile(r"[a-z][013457]|[013457][a-z]"),
+            escapes=re.compile(r"%[0-9a-f]{2}|&#?[0-9a-z]+;"),
+            spaced=re.compile(r"\b(?:\w[ .\-_]){3,}\w\b"),
+            rules=[(name, triggers if isinstance(triggers[0], tuple) else (triggers,),
+                    re.compile(pattern)) for name, triggers, pattern in _THREATS])
+        _SCAN_RE["ascii_rules"] = [rule for rule in _SCAN_RE["rules"]
+                                   if any(t.isascii() for group in rule[1] for t in group)]
+    return _SCAN_RE
+
+
+def _hidden_is_emoji(text, i):
+    """True if the hidden character at *i* belongs to an emoji: U+FE0F after a symbol
+    or before a keycap, or a zero-width joiner between two emoji."""
+    import unicodedata
+
+    char, before = text[i], text[i - 1] if i else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if char in "\ufe0e\ufe0f":
+        return after == "\u20e3" or (before != "" and unicodedata.category(before) == "So")
+    if char == "\u200d":
+        return (before != "" and after != "" and unicodedata.category(after) == "So"
+                and (before == "\ufe0f" or unicodedata.category(before) in ("So", "Sk")))
+    return False
+
+
+def _denied(view, start):
+    """True if the words before *start* negate what follows: "never", "not", "no"."""
+    before = view[max(0, start - 12):start].split()
+    return bool(before) and (before[-1] in ("not", "never", "no", "cannot")
+                             or before[-1].endswith("n't"))
+
+
+def _fold(text):
+    """Text as the patterns read it: hidden characters dropped, NFKC, combining marks
+    dropped, confusables folded, lower case."""
+    if not text.isascii():
+        import unicodedata
+
+        regexes = _scan_regexes()
+        text = unicodedata.normalize("NFD", unicodedata.normalize(
+            "NFKC", regexes["hidden"].sub("", text)))
+        text = regexes["marks"].sub("", text).translate(_CONFUSABLES)
+    return text.lower()
+
+
+def _scan_views(text):
+    """(label, lower-cased text, phrases only) for each way the prompt can be read:
+    as written (normalised), its tag-character payload, its base64 runs decoded,
+    rot13, leetspeak, percent and HTML escapes decoded, letters spaced out."""
+    import base64
+
+    regexes = _scan_regexes()
+    lower = _fold(text)
+    yield "", lower, False
+    if not text.isascii():
+        smuggled = "\n".join("".join(chr(ord(c) - 0xE0000) for c in run)
+                             for run in regexes["tags"].findall(text))
+        if smuggled:
+            yield " (in text hidden in Unicode tag characters)", _fold(smuggled), False
+    decoded = []
+    plain = regexes["hidden"].sub("", text) if not text.isascii() else text
+    for run in regexes["base64"].findall(plain):
+        body = run.rstrip("=")
+        urlsafe = "-" in body or "_" in body
+        if len(body) % 4 == 1 or (urlsafe and ("+" in body or "/" in body)):
+            continue  # not one alphabet, or a length no encoding has
+        try:
+            words = base64.b64decode(body + "=" * (-len(body) % 4), b"-_" if urlsafe else None,
+                                     validate=True).decode("utf-8")
+        except ValueError:  # binascii.Error, UnicodeDecodeError
+            continue
+        if words.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable():
+            decoded.append(words)
+    if decoded:
+        yield " (in base64-decoded text)", _fold("\n".join(decoded)), False
+    if any(word in lower for word in _ROT13_HINTS):
+        yield " (in rot13-decoded text)", lower.translate(_ROT13), True
+    if regexes["leet"].search(lower):
+        yield " (in leetspeak)", lower.translate(_LEET), True
+    if regexes["escapes"].search(lower):
+        import html
+        import urllib.parse
+
+        yield " (in percent- or entity-decoded text)", _fold(
+            urllib.parse.unquote(html.unescape(lower))), False
+    if regexes["spaced"].search(lower):
+        yield " (in letter-spaced text)", regexes["spaced"].sub(
+            lambda m: m.group()[::2], lower), True
+
+
+def _scan(text, lenient=False, allow=()):
+    """The scan itself: (text with hidden characters removed if allowed or lenient,
+    the rule that matched or None, the reason or None)."""
+    clean = text
+    if not text.isascii():
+        hidden = _scan_regexes()["hidden"]
+        found = next((m for m in hidden.finditer(text)
+                      if not _hidden_is_emoji(text, m.start())), None)
+        if found is not None:
+            if not lenient and "invisible_unicode" not in allow:
+                return text, "invisible_unicode", (
+                    f"prompt contains invisible unicode U+{ord(found.group()):04X} "
+                    f"(possible injection)")
+            clean = _scan_regexes()["hidden_plain"].sub("", text)
+            clean = _scan_regexes()["emoji_parts"].sub(
+                lambda m: m.group() if _hidden_is_emoji(clean, m.start()) else "", clean)
+    regexes = _scan_regexes()
+    for label, view, phrases_only in _scan_views(text):
+        words = f" {' '.join(view.split())} "  # what the triggers are looked up in
+        seen = {}
+        for name, groups, regex in regexes["ascii_rules" if view.isascii() else "rules"]:
+            if name in allow or ((lenient or phrases_only) and name not in _LENIENT_RULES):
+                continue
+            if not all(any(seen[t] if t in seen else seen.setdefault(t, t in words)
+                           for t in group) for group in groups):
+                continue
+            for match in regex.finditer(view):
+                if name not in _DENIABLE_RULES or not _denied(view, match.start()):
+                    return clean, name, f"prompt matches threat pattern '{name}'{label}"
+    return clean, None, None
 
 
 def _scan_prompt(text, lenient=False, allow=()):
     """Scan a prompt for injection; return (cleaned text, None) or (text, reason).
 
-    The strict tier blocks invisible characters, injection phrases and
-    secret-exfiltration commands.  The lenient tier (skills or injected data
-    present) strips invisible characters and applies only the injection
-    phrases.  Rules named in *allow* (a job's ``allow_scan``) are skipped.
+    The text is read as written and as it would be read after decoding:
+    hidden characters dropped, NFKC, confusable letters folded, Unicode tag
+    characters, base64 runs, rot13 and leetspeak decoded.  The strict tier
+    blocks hidden characters, injection phrases, secret reading, backdoors,
+    destructive commands, reverse shells and secret exfiltration.  The
+    lenient tier (skills or injected data present) strips hidden characters
+    and applies only the injection phrases.  Rules named in *allow* (a job's
+    ``allow_scan``) are skipped; allowing ``invisible_unicode`` strips them.
     """
-    global _THREAT_RES
-    if _THREAT_RES is None:
-        import re
-
-        _THREAT_RES = [(name, re.compile(p, re.IGNORECASE)) for name, p in _THREATS]
-    for char in _INVISIBLE:
-        if char in text:
-            if not lenient:
-                return text, (f"prompt contains invisible unicode U+{ord(char):04X} "
-                              f"(possible injection)")
-            text = text.replace(char, "")
-    for name, pattern in _THREAT_RES[:4] if lenient else _THREAT_RES:
-        if name not in allow and pattern.search(text):
-            return text, f"prompt matches threat pattern '{name}'"
-    return text, None
+    clean, _, reason = _scan(text, lenient, allow)
+    return clean, reason
 
 
 def _check_prompt_safe(prompt, allow=()):
     """Create/edit check: the strict scan of a user prompt, as an InvalidInputError."""
-    _, reason = _scan_prompt(prompt or "", allow=allow)
+    _, rule, reason = _scan(prompt or "", allow=allow)
     if reason:
-        rule = reason.rpartition(" ")[2].strip("'")
-        fix = "remove the injected or exfiltrating instruction; scheduled prompts run unattended"
-        if rule not in _SCAN_UNALLOWABLE and rule in {name for name, _ in _THREATS}:
-            fix += f" (if it is a legitimate instruction: --allow-scan {rule})"
         raise InvalidInputError(f"prompt blocked by the injection scanner: {reason}",
-                                _one_line(prompt, 60), fix)
+                                _one_line(prompt, 60),
+                                "remove the injected or exfiltrating instruction; scheduled "
+                                "prompts run unattended (if it is a legitimate instruction: "
+                                f"--allow-scan {rule})")
 
 
 def _check_allow_scan(rules):
@@ -3624,16 +4077,11 @@ def _check_allow_scan(rules):
         return None
     if isinstance(rules, str):
         rules = [rules]
-    known = [name for name, _ in _THREATS if name not in _SCAN_UNALLOWABLE]
     out = []
     for rule in rules:
-        if rule in _SCAN_UNALLOWABLE:
-            raise InvalidInputError("allow_scan: this scanner rule cannot be allowed", rule,
-                                    "hidden characters and secret exfiltration are never "
-                                    "allowed; remove that part of the prompt")
-        if rule not in known:
+        if rule not in _SCAN_RULES:
             raise InvalidInputError("allow_scan: unknown scanner rule", rule,
-                                    f"use one of {', '.join(known)}")
+                                    f"use one of {', '.join(_SCAN_RULES)}")
         if rule not in out:
             out.append(rule)
     return out
@@ -5422,7 +5870,7 @@ def _allowed_rules(job, prompt=None):
     rules = job.get("allow_scan")
     if not isinstance(rules, list) or (prompt is not None and prompt.lenient):
         return ()
-    return tuple(r for r in rules if isinstance(r, str) and r not in _SCAN_UNALLOWABLE)
+    return tuple(r for r in rules if isinstance(r, str))
 
 
 def _wake_agent_off(text):
