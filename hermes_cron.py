@@ -2619,6 +2619,7 @@ _TOKEN_RULES = (
     ("intra42", ("s-s4t2ud-", "s-s4t2af-"), r"[0-9a-f]{64}"),
     ("harness", ("pat.", "sat."), r"[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     ("settlemint", ("sm_aat_", "sm_pat_", "sm_sat_"), r"[A-Za-z0-9]{16}"),
+    ("sourcegraph", "sgp_", r"(?:[0-9a-fA-F]{16}_|local_)?[0-9a-fA-F]{40}"),
     # Package registries
     ("npm", "npm_", r"[A-Za-z0-9]{36}"),
     ("pypi", "pypi-Ag", r"[\w-]{60,}"),
@@ -2679,6 +2680,7 @@ _TOKEN_RULES = (
     ("plaid", ("access-sandbox-", "access-development-", "access-production-"),
      r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     ("flutterwave", ("FLWSECK_TEST-", "FLWSECK-"), r"[0-9a-h]{12,32}(?:-X)?"),
+    ("flutterwave-public", ("FLWPUBK_TEST-", "FLWPUBK-"), r"[0-9a-h]{12,32}(?:-X)?"),
     ("duffel", ("duffel_test_", "duffel_live_"), r"[\w=-]{43}"),
     ("easypost", ("EZAK", "EZTK"), r"[A-Za-z0-9]{54}"),
     ("shippo", ("shippo_live_", "shippo_test_"), r"[0-9a-f]{40}"),
@@ -2750,7 +2752,7 @@ _PROVIDER_WORDS = frozenset((
     "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird",
     "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter", "pagerduty",
     "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate", "sendbird",
-    "sendgrid", "sentry", "snyk", "sonar", "squarespace", "sumo", "sumologic", "telegram",
+    "sendgrid", "sentry", "snyk", "sonar", "sourcegraph", "squarespace", "sumo", "sumologic", "telegram",
     "together", "travis", "twilio", "twitch", "twitter", "typeform", "vercel", "vonage",
     "nexmo", "yandex", "zendesk"))
 # A name ending in one of these words names something about a credential,
@@ -2776,14 +2778,15 @@ _NOT_SECRET_WORDS = frozenset((
     "prompt", "completion", "input", "output", "cached", "reasoning", "total", "num",
     "tokens", "keys", "secrets", "passwords", "primary", "foreign", "sort", "partition",
     "cache", "idempotency", "dedup", "routing", "object", "bucket", "lookup", "hotkey",
-    "keyboard", "keyword", "keywords", "monkey", "turkey"))
+    "keyboard", "keyword", "keywords", "monkey", "turkey", "jsonwebtoken"))
 # Attributes of a Set-Cookie header: kept as they are.
 _COOKIE_ATTRIBUTES = frozenset(("path", "domain", "expires", "max-age", "samesite", "secure",
                                 "httponly", "priority", "partitioned", "version", "comment"))
 # Authorization schemes whose credential is one token, and those with
 # parameters (the rest of the header is masked).
 _AUTH_SCHEMES = frozenset(("bearer", "basic", "token", "bot", "apikey", "api-key", "key", "jwt",
-                           "sso-key", "otp", "dpop", "pat", "hmac", "ghost", "splunk"))
+                           "sso-key", "otp", "dpop", "pat", "hmac", "ghost", "splunk",
+                           "api-token"))
 _AUTH_PARAM_SCHEMES = frozenset(("digest", "aws4-hmac-sha256", "signature", "oauth", "hoba",
                                  "mutual", "negotiate", "ntlm", "scram-sha-256", "scram-sha-1",
                                  "gnap", "vapid"))
@@ -2797,6 +2800,10 @@ _PLACEHOLDERS = frozenset((
     "true", "false", "null", "none", "nil", "undefined", "yes", "no", "on", "off", "required",
     "optional", "redacted", "hidden", "masked", "changeme", "changeit", "secret", "password",
     "token", "example", "xxx", "todo", "tbd", "n/a", "na", "empty", "unset", "default"))
+# Parts of a value that mark it as a stand-in ("YOUR_TOKEN_HERE",
+# "AKIA...EXAMPLE", "<insert-key>"), matched on the lower-cased value.
+_PLACEHOLDER_MARKS = (r"example|(?<![a-z])your[_-]|[_-]here(?![a-z])|placeholder|replace[_-]?me"
+                      r"|(?<![a-z])insert[_-]")
 
 # Characters that make up a token; a credential must not have one right
 # before or after it (so nothing inside a longer base64 run matches).
@@ -2945,9 +2952,10 @@ class _Redactor:
         self.keyword_re = re.compile(
             r"(?:password|passwd|passphrase|pass|pwd|secret|token|apikey|api[ _-]key|key|auth"
             r"|credential|cred|session|cookie|sig|bearer)"
-            r"(?:(?=(?P<n>[a-z0-9_.\-]{0,40}))(?P=n)(?P<q>\\?[\"'])?[ \t]{0,3}"
-            r"(?P<op>=>|:=|=|:(?![/:])|>)[ \t]{0,16}(?P<v>\"(?:[^\"\\\n]|\\.){0,4096}\""
-            r"|'[^'\n]{0,4096}'|[^\s\"'`,;<>(){}\[\]|]{1,4096})?"
+            r"(?:(?=(?P<n>[a-z0-9_.\-]{0,40}))(?P=n)(?P<q>\\?[\"'])?(?:[ \t]{1,3}str(?:ing)?\b)?"
+            r"[ \t]{0,16}(?P<op>=>|:::=|::=|:=|\?=|\.=|=|:(?![/:])|>|(?(q),|(?!)))[ \t]{0,16}"
+            r"(?P<v>\"(?:[^\"\\\n]|\\.){0,4096}\"|'[^'\n]{0,4096}'|`[^`\n]{0,4096}`"
+            r"|[^\s\"'`,;<>(){}\[\]|]{1,4096})?"
             r"|(?P<adj>s?[ \t]+(?:is[ \t]+|was[ \t]+)?)(?=[\"'`]?[a-z0-9+/_.=~-]{12}))")
         self.name_run = re.compile(r"[a-z0-9_.$\-]{0,64}")
         self.quoted = re.compile(r"\"((?:[^\"\\\n]|\\.){0,4096})\"|'([^'\n]{0,4096})'")
@@ -2996,8 +3004,31 @@ class _Redactor:
         # Digests (sha256:..., sha512-...), dates, versions, dotted names.
         self.not_random = re.compile(r"(?i:sha\d*|md5|blake\w*)[:=~-].*|[\d.:TZ+-]+"
                                      r"|v?\d+(?:\.\d+)+\S*|[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+")
-        self.placeholder = re.compile(r"\$\{?\w+\}?|\$\(.*\)|%\w+%|<[^<>]*>|\{\{.*\}\}|\*+|x+|X+|"
-                                      r"\.\.\.+|\u2026")
+        self.placeholder = re.compile(r"\$\w+|\$\{[^{}\n]*\}|\$\(.*\)|%\w+%|<[^<>]*>|\{\{.*\}\}"
+                                      r"|\{[\w.-]+\}|\*+|x+|X+|\.\.\.+|\u2026")
+        # Stand-ins: a run of x, # or *, a name in capitals (ACCESS_TOKEN),
+        # words of a camelCase identifier; see _filler and _wordy.
+        self.marks = re.compile(_PLACEHOLDER_MARKS)
+        self.filler_run = re.compile(r"([xX#*])\1{4,}")
+        self.upper_name = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+        self.camel = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+        self.camel_name = re.compile(r"(?:[A-Z][a-z]+){2,}")
+        self.element_value = re.compile(r"[ \t]{0,64}\r?\n[ \t]{0,64}([^\s<>]{1,4096})\s{0,64}</")
+        # curl -u user:password (either half may be quoted), after a blank.
+        self.curl_user = re.compile(r"(?<![^\s])(?:-u|--user)(?:=|[ \t]{1,5})(\S{1,512})")
+        # Bundler's credentials for a gem host: BUNDLE_GEMS__EXAMPLE__COM=user:password.
+        self.bundle_re = re.compile(r"\bbundle_(?=(?P<n>[a-z0-9_]{1,64}))(?P=n)[\"']?[ \t]{0,16}[:=]"
+                                    r"[ \t]{0,16}[\"']?(?P<v>[^\s\"']{1,512})")
+        # A Kubernetes Secret's data: block and its entries (on the lower-cased text).
+        self.doc_sep = re.compile(r"^---[ \t]*$", re.M)
+        self.kube_kind = re.compile(r"\bkind:[ \t]*[\"']?secret\b[\"']?")
+        self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?$", re.M)
+        self.kube_entry = re.compile(r"([ \t]*)[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\2[ \t]*\r?$",
+                                     re.M)
+        # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
+        self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
+                                         r"([^\"'\n]{0,4096})\3")
+        self.pem_body = re.compile(r"[A-Za-z0-9+/]{16}")
         self.kinds = {}
 
     # -- deciding ---------------------------------------------------------------
@@ -3048,19 +3079,70 @@ class _Redactor:
                 or not any(c.isalpha() for c in value) or any(c.isspace() for c in value):
             return False
         if self.hex_id.fullmatch(value):
-            return hex_ok
-        return not self.not_random.fullmatch(value) and _entropy(value) >= 3.0
+            return hex_ok and not self._filler(value)
+        return not self.not_random.fullmatch(value) and _entropy(value) >= 3.0 \
+            and not self._filler(value)
+
+    def _filler(self, value):
+        """True for a stand-in: a run of x, # or *, or a mark such as EXAMPLE or YOUR_.
+
+        (``sha256~XXXX_PUT_YOUR_TOKEN_HERE``, ``AKIAIOSFODNN7EXAMPLE``.)
+        """
+        return bool(self.filler_run.search(value) or self.marks.search(value.lower()))
+
+    @staticmethod
+    def _counting(body):
+        """True if counting runs (``1234``, ``abcdefgh``) make up 3/8 of a 10+ character body."""
+        if len(body) < 10:
+            return False
+        counted, run, previous = 0, 1, -2
+        for char in body.lower():
+            code = ord(char)
+            run = run + 1 if code == previous + 1 and char.isalnum() else 1
+            if run == 4:
+                counted += 4
+            elif run > 4:
+                counted += 1
+            previous = code
+        return 8 * counted >= 3 * len(body)
+
+    def _wordy(self, body):
+        """True for the words of an identifier (``requiredCharacteristicTypes...``), not a token."""
+        if sum(c.isdigit() for c in body) > 2:
+            return False
+        words = self.camel.findall(body)
+        letters = sum(len(w) for w in words)
+        return len(words) >= 3 and letters >= 12 and letters >= 5 * len(words) \
+            and all(any(v in w.lower() for v in "aeiouy") for w in words)
+
+    def _stand_in(self, value):
+        """True if *value* stands for a secret rather than being one."""
+        if len(value) < 3 or "***" in value or value.lower() in _PLACEHOLDERS \
+                or self.placeholder.fullmatch(value) or value.endswith(("..", "\u2026")) \
+                or value.startswith(("$(", "${", "<")) or self._filler(value):
+            return True
+        if len(value) >= 8 and len(set(value)) < 3:
+            return True  # "aaaaaaaa"
+        if self.upper_name.fullmatch(value) and any(
+                part in ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASS", "PWD")
+                for part in value.split("_")):
+            return True  # a variable's name: access_token=ACCESS_TOKEN
+        prefixed = self.token_start.match(value)
+        if not prefixed:
+            return False
+        body = prefixed.group(prefixed.lastgroup)  # a vendor prefix before a stand-in
+        return set(body) <= set("xX*0.-_#<>") or bool(self.identifier.fullmatch(body)) \
+            or self._filler(body) or self._wordy(body) or self._counting(body)
 
     def secret_value(self, kind, value, tight):
         """True if *value*, assigned to a name of *kind*, is to be masked."""
-        if len(value) < 3 or "***" in value or "://" in value or value.lower() in _PLACEHOLDERS \
-                or self.placeholder.fullmatch(value) or value.startswith(("/", "~/", "./", "../")):
+        if "://" in value or value.startswith(("/", "~/", "./", "../")) or self._stand_in(value):
             return False
         if kind == 3:
             if value.isdigit():
                 return len(value) >= 4
             if self.plain_words.fullmatch(value):
-                return tight and len(value) >= 4
+                return tight and len(value) >= 4 or self._mixed_case(value)
             return True
         if self.token_start.match(value):
             return False  # the token pass masks it keeping its prefix
@@ -3083,7 +3165,7 @@ class _Redactor:
             if value in text:
                 text = text.replace(value, "***")
         if "KEY" in text:
-            text = self.pem_re.sub("[REDACTED PRIVATE KEY]", text)
+            text = self.pem_re.sub(self._pem, text)
         if "Private-Lines" in text:
             text = self.putty_re.sub(r"\1***\n", text)
         text = self._assignments(text)
@@ -3097,12 +3179,16 @@ class _Redactor:
                 text = self._shapes(text, pattern, reach)
         return text
 
+    def _pem(self, match):
+        """A private-key block masked whole; one without key material (a header) kept."""
+        return "[REDACTED PRIVATE KEY]" if self.pem_body.search(match.group()) else match.group()
+
     def _token(self, match):
         group = match.lastgroup
         prefix, hint = self.tokens[group]
         begin = match.start(group) - len(prefix)  # the group holds the body only
-        if self._plain(match.group(group)):
-            return match.group()
+        if self._plain(match.group(group)) or match.string.startswith(("#", "*"), match.end()):
+            return match.group()  # a stand-in, or a token cut short and masked ("xoxp-123-###")
         return match.string[match.start():begin] + hint + "***"
 
     def _shapes(self, text, pattern, reach):
@@ -3119,9 +3205,24 @@ class _Redactor:
         return _apply_edits(text, edits)
 
     def _plain(self, body):
-        """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-...)."""
+        """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-..., hf_required...)."""
         return len(set(body)) < 3 or set(body) <= set("xX*0.-_#<>") \
-            or bool(self.identifier.fullmatch(body))
+            or bool(self.identifier.fullmatch(body)) or self._filler(body) or self._wordy(body) \
+            or self._counting(body) or self._repeating(body)
+
+    @staticmethod
+    def _repeating(body):
+        """True if 3/4 of *body* repeats what stood 1 to 4 characters before (``5555dAAAA``, ``123123``)."""
+        size = len(body)
+        return size >= 8 and any(
+            4 * sum(body[i] == body[i - period] for i in range(period, size)) >= 3 * size
+            for period in (1, 2, 3, 4))
+
+    def _mixed_case(self, value):
+        """True for letters in random case (``suYoXmiNQWhasI``), not words or a camelCase name."""
+        words = self.camel.findall(value)
+        return len(value) >= 10 and not value.islower() and not value.isupper() \
+            and len(value) < 3 * len(words)
 
     def _url(self, match):
         userinfo = match.group("ui")
@@ -3201,9 +3302,11 @@ class _Redactor:
             elif value is not None and value[0] != "{" and value != "\\":
                 begin, done = match.span(4)
                 end = done
-                quoted = value[0] in "\"'"
+                quoted = value[0] in "\"'`"
                 if quoted:
                     begin, end, value = begin + 1, end - 1, text[begin + 1:end - 1]
+                    if text[end] == "`" and (" " in value or "$(" in value):
+                        continue  # a shell command's output, not a Go raw string
                 else:
                     value = text[begin:end]
                     if start and text[start - 1] in "?&":  # in a URL query & ends the value
@@ -3214,6 +3317,8 @@ class _Redactor:
                 tight = op == "=" and name_end == match.start(3) and begin == match.end(3)
                 if self.secret_value(kind if kind != "cookie" else 2, value, tight or quoted):
                     edits.append((begin, end, "***"))
+            elif op == ">":
+                done = self._element(text, match.end(3), kind if kind != "cookie" else 2, edits)
             else:
                 done = self._value(text, match.end(3), kind if kind != "cookie" else 2, op == "=",
                                    edits)
@@ -3233,7 +3338,86 @@ class _Redactor:
                 value = match.group("v").strip("'\"")
                 if self.secret_value(3, value, True):
                     edits.append((match.start("v"), match.end("v"), "***"))
+        if "curl" in low:
+            for match in self.curl_user.finditer(text):
+                self._curl_user(text, match.start(1), match.end(1), edits)
+        if "bundle_" in low:
+            for match in self.bundle_re.finditer(low):
+                if "__" in match.group("n") and not self._stand_in(text[match.start("v"):
+                                                                        match.end("v")]):
+                    edits.append((match.start("v"), match.end("v"), "***"))
+        if "value=" in low:
+            for match in self.key_value_attr.finditer(low):
+                kind = self.kind(text[match.start(2):match.end(2)])
+                if kind and kind not in ("authorization", "cookie") and self.secret_value(
+                        kind, text[match.start(4):match.end(4)], True):
+                    edits.append((match.start(4), match.end(4), "***"))
+        if "data:" in low and "secret" in low:
+            self._kube_secret(text, low, edits)
         return _apply_edits(text, edits)
+
+    def _element(self, text, at, kind, edits):
+        """``<password>``, then the value on a line of its own before the closing tag."""
+        found = self.element_value.match(text, at)
+        if found is None:
+            return at
+        if self.secret_value(kind, found.group(1), True):
+            edits.append((found.start(1), found.end(1), "***"))
+        return found.end(1)
+
+    def _curl_user(self, text, begin, end, edits):
+        """Mask the password of curl's ``-u user:password`` (the user if it is all there is)."""
+        if text[begin] == "<":
+            return
+        if text[begin] in "\"'" and text.count(text[begin], begin, end) == 2 \
+                and text[end - 1] == text[begin]:
+            begin, end = begin + 1, end - 1  # "user:password" quoted whole
+        quote, colon = "", -1
+        for at in range(begin, end):
+            if text[at] in "\"'":
+                quote = "" if quote == text[at] else quote or text[at]
+            elif text[at] == ":" and not quote:
+                colon = at
+                break
+        if colon < 0:
+            return
+        first, last = colon + 1, end
+        if last - first >= 2 and text[first] in "\"'" and text[last - 1] == text[first]:
+            first, last = first + 1, last - 1
+        if first == last:  # "token:" - the user part is the secret
+            first, last = begin, colon
+            if last - first >= 2 and text[first] in "\"'" and text[last - 1] == text[first]:
+                first, last = first + 1, last - 1
+        value = text[first:last]
+        if value.startswith(("$", "[", "{{", "<")) or value in ("pass", "pwd", "test") \
+                or not self.secret_value(3, value, True):
+            return  # common stand-ins: user:pass, $USER:$PASS, <user:password>
+        edits.append((first, last, "***"))
+
+    def _kube_secret(self, text, low, edits):
+        """Mask the entries under ``data:``/``stringData:`` of a Kubernetes Secret document."""
+        starts = [0] + [m.end() for m in self.doc_sep.finditer(low)] + [len(low)]
+        for doc_start, doc_end in zip(starts, starts[1:]):
+            if not self.kube_kind.search(low, doc_start, doc_end):
+                continue
+            scanned = doc_start
+            for header in self.kube_data.finditer(low, doc_start, doc_end):
+                if header.start() < scanned:
+                    continue
+                indent, at = len(header.group(1)), header.end() + 1
+                while at < doc_end:
+                    eol = low.find("\n", at, doc_end)
+                    eol = doc_end if eol < 0 else eol
+                    line = low[at:eol].strip()
+                    if line and not line.startswith("#"):
+                        entry = self.kube_entry.match(low, at, eol)
+                        if entry is None or len(entry.group(1)) <= indent:
+                            break
+                        value = text[entry.start(3):entry.end(3)]
+                        if len(value) >= 10 and not self._stand_in(value):
+                            edits.append((entry.start(3), entry.end(3), "***"))
+                    at = eol + 1
+                scanned = at
 
     @staticmethod
     def _replayable(text, match, kind, op):
@@ -3250,6 +3434,8 @@ class _Redactor:
         value = match.group("v")
         if value is not None and value[0] != "{" and value != "\\":
             return True
+        if op == ">":
+            return False  # _element reads the next line
         # _value looks on only past blanks, quotes, escapes and (after =) braces.
         after = text[match.end():match.end() + 1]
         return after not in (" ", "\t", '"', "'", "\\") and (after != "{" or op != "=")
@@ -3275,6 +3461,8 @@ class _Redactor:
         quoted = found.lastindex is not None
         begin, end = (found.span(found.lastindex) if quoted else found.span())
         value = text[begin:end]
+        if text[at] == "{" and self.camel_name.fullmatch(value):
+            return found.end()  # {SumoAccessKey}: a template's name
         if self.secret_value(kind, value, tight or quoted):
             edits.append((begin, end, "***"))
         return found.end()
@@ -3290,7 +3478,8 @@ class _Redactor:
         value = found.group()
         word = match.string[match.start():match.start("adj")]
         if word == "bearer":
-            secret = "***" not in value and (len(value) >= 20 or any(c.isdigit() for c in value))
+            secret = (len(value) >= 20 or any(c.isdigit() for c in value)) \
+                and not self._stand_in(value)
         else:
             secret = word in _ADJACENT_WORDS and not self.token_start.match(value) \
                 and self.random_looking(value, hex_ok=word != "key")
@@ -3317,7 +3506,9 @@ class _Redactor:
             return at
         value = found.group().rstrip()
         if "***" not in value and value.lower() not in _PLACEHOLDERS and (
-                scheme or not self.plain_words.fullmatch(value)):
+                scheme or not self.plain_words.fullmatch(value)) \
+                and not value.startswith(("$", "<", "{", "[", "%", "..")) \
+                and not self._filler(value) and not self.placeholder.fullmatch(value):
             edits.append((found.start(), found.start() + len(value), "***"))
         return found.end()
 
