@@ -2591,10 +2591,10 @@ _TOKEN_RULES = (
     ("github", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"[A-Za-z0-9]{30,}"),
     ("gitlab-pat", "glpat-", r"[\w-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?"),
     ("gitlab-runner", "glrt-", r"[\w-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?"),
-    ("gitlab-ptt", "glptt-", r"[0-9a-f]{40}"),
+    ("gitlab-ptt", "glptt-", r"[\w-]{40}"),
     ("gitlab", ("gldt-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-",
                 "glffct-", "glwt-", "glrtr-"), r"[\w-]{20,}"),
-    ("gitlab-runner-registration", "GR1348941", r"[\w-]{20}"),
+    ("gitlab-runner-registration", "GR1348941", r"[\w-]{20,}"),
     ("bitbucket", "ATBB", r"[A-Za-z0-9_=.-]{28,}"),
     ("atlassian", "ATATT3", r"[\w=-]{100,}"),
     ("circleci", "CCIPAT_", r"\w{40,}"),
@@ -2700,7 +2700,7 @@ _TOKEN_RULES = (
     # Generic encrypted tokens (Fernet) that upstream masks too
     ("fernet", "gAAAAA", r"[\w=-]{60,}"),
     # Structures with a fixed start
-    ("jwt", "eyJ", r"[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*(?:\.[\w-]+\.[\w-]+)?"),
+    ("jwt", "eyJ", r"[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]*(?:\.[\w-]+\.[\w-]+)?)?"),
     ("twitter-bearer", "A" * 22, r"(?=[A-Za-z0-9%]{0,100}%)[A-Za-z0-9%]{80,100}"),
     ("vault-legacy", "s.", r"(?=[a-z0-9]*[A-Z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{24}"),
 )
@@ -2744,7 +2744,7 @@ _MEDIUM_WORDS = frozenset(("session", "sessionid", "sessid", "sid", "cookie", "s
 # of these words and a random-looking value.
 _PROVIDER_WORDS = frozenset((
     "adafruit", "adobe", "airtable", "algolia", "alibaba", "anthropic", "asana", "assemblyai",
-    "atlassian", "beamer", "bitbucket", "bittrex", "cloudflare", "codecov", "cohere", "coinbase",
+    "atlassian", "beamer", "bitbucket", "bittrex", "cloudant", "cloudflare", "codecov", "cohere", "coinbase",
     "confluence", "confluent", "contentful", "datadog", "deepgram", "deepseek", "discord",
     "droneci", "dropbox", "elevenlabs", "etsy", "facebook", "fastly", "finicity", "finnhub",
     "fireworks", "flickr", "freshbooks", "gitter", "gocardless", "groq", "heroku", "hubspot",
@@ -2752,7 +2752,7 @@ _PROVIDER_WORDS = frozenset((
     "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird",
     "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter", "pagerduty",
     "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate", "sendbird",
-    "sendgrid", "sentry", "snyk", "sonar", "sourcegraph", "squarespace", "sumo", "sumologic", "telegram",
+    "sendgrid", "sentry", "snyk", "softlayer", "slapi", "sonar", "sourcegraph", "squarespace", "sumo", "sumologic", "telegram",
     "together", "travis", "twilio", "twitch", "twitter", "typeform", "vercel", "vonage",
     "nexmo", "yandex", "zendesk"))
 # A name ending in one of these words names something about a credential,
@@ -2812,6 +2812,18 @@ _TAIL_CHARS = "A-Za-z0-9_+~-"
 # Zero-width and control characters that can split a credential in two.
 # (Not ESC: colour codes sit between words in logs.)
 _SPLITTERS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f"
+# Credentials published as examples (kept as they are): the API keys in
+# firebase-android-sdk's samples and tests, the passwords of NuGet's
+# nuget.config documentation.  (AWS's documented keys say EXAMPLE.)
+_PUBLISHED_EXAMPLES = frozenset((
+    "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs", "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+    "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU", "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+    "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A", "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+    "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4", "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+    "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM", "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+    "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g", "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+    "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw", "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+    "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY", "33f!!lloppa", "hal+9ooo_da!sY"))
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-$")
 _KNOWN_SECRETS = ()  # longest first; replaced whole, so redact() needs no lock
 _KNOWN_MIN = 8  # shorter configured values ("1", "true") are not masked everywhere
@@ -2950,7 +2962,7 @@ class _Redactor:
         # taken whole (a lookahead and a backreference make it atomic) and
         # every quantifier is bounded, so runs of key characters cost linear time.
         self.keyword_re = re.compile(
-            r"(?:password|passwd|passphrase|pass|pwd|secret|token|apikey|api[ _-]key|key|auth"
+            r"(?:password|passwd|passphrase|pass|pwd|pw|secret|token|apikey|api[ _-]key|key|auth"
             r"|credential|cred|session|cookie|sig|bearer)"
             r"(?:(?=(?P<n>[a-z0-9_.\-]{0,40}))(?P=n)(?P<q>\\?[\"'])?(?:[ \t]{1,3}str(?:ing)?\b)?"
             r"[ \t]{0,16}(?P<op>=>|:::=|::=|:=|\?=|\.=|=|:(?![/:])|>|(?(q),|(?!)))[ \t]{0,16}"
@@ -3028,7 +3040,7 @@ class _Redactor:
         # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
         self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
                                          r"([^\"'\n]{0,4096})\3")
-        self.pem_body = re.compile(r"[A-Za-z0-9+/]{16}")
+        self.pem_end = re.compile(r"-----[- ]?END ")
         self.kinds = {}
 
     # -- deciding ---------------------------------------------------------------
@@ -3121,8 +3133,10 @@ class _Redactor:
                 or self.placeholder.fullmatch(value) or value.endswith(("..", "\u2026")) \
                 or value.startswith(("$(", "${", "<")) or self._filler(value):
             return True
-        if len(value) >= 8 and len(set(value)) < 3:
-            return True  # "aaaaaaaa"
+        if len(value) >= 8 and len(set(value)) < 3 or value in _PUBLISHED_EXAMPLES:
+            return True  # "aaaaaaaa", a key published as an example
+        if value.endswith(":") or value.rstrip().endswith(" ="):
+            return True  # a label, or a quote closed early: "telegram_api_token = "
         if self.upper_name.fullmatch(value) and any(
                 part in ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASS", "PWD")
                 for part in value.split("_")):
@@ -3180,15 +3194,20 @@ class _Redactor:
         return text
 
     def _pem(self, match):
-        """A private-key block masked whole; one without key material (a header) kept."""
-        return "[REDACTED PRIVATE KEY]" if self.pem_body.search(match.group()) else match.group()
+        """A private-key block masked whole; one with no key in it (empty, one word) kept."""
+        block = match.group()
+        body = block[block.find("-----", 5) + 5:].partition("-----")[0].strip("-")
+        if self.pem_end.search(block) and len(body.strip()) < 16 and not body.strip().count(" "):
+            return block
+        return "[REDACTED PRIVATE KEY]"
 
     def _token(self, match):
         group = match.lastgroup
         prefix, hint = self.tokens[group]
         begin = match.start(group) - len(prefix)  # the group holds the body only
-        if self._plain(match.group(group)) or match.string.startswith(("#", "*"), match.end()):
-            return match.group()  # a stand-in, or a token cut short and masked ("xoxp-123-###")
+        if self._plain(match.group(group)) or match.string.startswith(("#", "*"), match.end()) \
+                or match.string[begin:match.end()] in _PUBLISHED_EXAMPLES:
+            return match.group()  # a stand-in, a token cut short ("xoxp-123-###"), an example
         return match.string[match.start():begin] + hint + "***"
 
     def _shapes(self, text, pattern, reach):
