@@ -2701,7 +2701,7 @@ _TOKEN_RULES = (
     ("fernet", "gAAAAA", r"[\w=-]{60,}"),
     # Structures with a fixed start
     ("jwt", "eyJ", r"[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]*(?:\.[\w-]+\.[\w-]+)?)?"),
-    ("twitter-bearer", "A" * 22, r"(?=[A-Za-z0-9%]{0,100}%)[A-Za-z0-9%]{80,100}"),
+    ("twitter-bearer", "A" * 21, r"(?=[A-Za-z0-9%]{0,100}%)[A-Za-z0-9%]{80,101}"),
     ("vault-legacy", "s.", r"(?=[a-z0-9]*[A-Z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{24}"),
 )
 
@@ -2778,7 +2778,7 @@ _NOT_SECRET_WORDS = frozenset((
     "prompt", "completion", "input", "output", "cached", "reasoning", "total", "num",
     "tokens", "keys", "secrets", "passwords", "primary", "foreign", "sort", "partition",
     "cache", "idempotency", "dedup", "routing", "object", "bucket", "lookup", "hotkey",
-    "keyboard", "keyword", "keywords", "monkey", "turkey", "jsonwebtoken"))
+    "keyboard", "keyword", "keywords", "monkey", "turkey", "jsonwebtoken", "non", "not"))
 # Attributes of a Set-Cookie header: kept as they are.
 _COOKIE_ATTRIBUTES = frozenset(("path", "domain", "expires", "max-age", "samesite", "secure",
                                 "httponly", "priority", "partitioned", "version", "comment"))
@@ -2816,6 +2816,7 @@ _SPLITTERS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\x00-\x08\x0b\x0c\x0e-\x1a\x1c
 # firebase-android-sdk's samples and tests, the passwords of NuGet's
 # nuget.config documentation.  (AWS's documented keys say EXAMPLE.)
 _PUBLISHED_EXAMPLES = frozenset((
+    "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
     "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs", "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
     "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU", "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
     "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A", "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
@@ -3022,6 +3023,7 @@ class _Redactor:
         # words of a camelCase identifier; see _filler and _wordy.
         self.marks = re.compile(_PLACEHOLDER_MARKS)
         self.filler_run = re.compile(r"([xX#*])\1{4,}")
+        self.repeat_run = re.compile(r"(.)\1+")
         self.upper_name = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
         self.camel = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
         self.camel_name = re.compile(r"(?:[A-Z][a-z]+){2,}")
@@ -3040,7 +3042,6 @@ class _Redactor:
         # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
         self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
                                          r"([^\"'\n]{0,4096})\3")
-        self.pem_end = re.compile(r"-----[- ]?END ")
         self.kinds = {}
 
     # -- deciding ---------------------------------------------------------------
@@ -3102,25 +3103,9 @@ class _Redactor:
         """
         return bool(self.filler_run.search(value) or self.marks.search(value.lower()))
 
-    @staticmethod
-    def _counting(body):
-        """True if counting runs (``1234``, ``abcdefgh``) make up 3/8 of a 10+ character body."""
-        if len(body) < 10:
-            return False
-        counted, run, previous = 0, 1, -2
-        for char in body.lower():
-            code = ord(char)
-            run = run + 1 if code == previous + 1 and char.isalnum() else 1
-            if run == 4:
-                counted += 4
-            elif run > 4:
-                counted += 1
-            previous = code
-        return 8 * counted >= 3 * len(body)
-
     def _wordy(self, body):
         """True for the words of an identifier (``requiredCharacteristicTypes...``), not a token."""
-        if sum(c.isdigit() for c in body) > 2:
+        if len(body) > 256 or sum(c.isdigit() for c in body) > 2:
             return False
         words = self.camel.findall(body)
         letters = sum(len(w) for w in words)
@@ -3146,7 +3131,7 @@ class _Redactor:
             return False
         body = prefixed.group(prefixed.lastgroup)  # a vendor prefix before a stand-in
         return set(body) <= set("xX*0.-_#<>") or bool(self.identifier.fullmatch(body)) \
-            or self._filler(body) or self._wordy(body) or self._counting(body)
+            or self._filler(body) or self._wordy(body) or self._repeating(body)
 
     def secret_value(self, kind, value, tight):
         """True if *value*, assigned to a name of *kind*, is to be masked."""
@@ -3179,7 +3164,7 @@ class _Redactor:
             if value in text:
                 text = text.replace(value, "***")
         if "KEY" in text:
-            text = self.pem_re.sub(self._pem, text)
+            text = self.pem_re.sub("[REDACTED PRIVATE KEY]", text)
         if "Private-Lines" in text:
             text = self.putty_re.sub(r"\1***\n", text)
         text = self._assignments(text)
@@ -3192,14 +3177,6 @@ class _Redactor:
             if any(mark in text for mark in marks):
                 text = self._shapes(text, pattern, reach)
         return text
-
-    def _pem(self, match):
-        """A private-key block masked whole; one with no key in it (empty, one word) kept."""
-        block = match.group()
-        body = block[block.find("-----", 5) + 5:].partition("-----")[0].strip("-")
-        if self.pem_end.search(block) and len(body.strip()) < 16 and not body.strip().count(" "):
-            return block
-        return "[REDACTED PRIVATE KEY]"
 
     def _token(self, match):
         group = match.lastgroup
@@ -3227,15 +3204,16 @@ class _Redactor:
         """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-..., hf_required...)."""
         return len(set(body)) < 3 or set(body) <= set("xX*0.-_#<>") \
             or bool(self.identifier.fullmatch(body)) or self._filler(body) or self._wordy(body) \
-            or self._counting(body) or self._repeating(body)
+            or self._repeating(body)
 
-    @staticmethod
-    def _repeating(body):
-        """True if 3/4 of *body* repeats what stood 1 to 4 characters before (``5555dAAAA``, ``123123``)."""
+    def _repeating(self, body):
+        """True if 3/4 of *body* repeat the character before (``5555555dAAAAA7777777``).
+
+        Bodies over 256 characters are not stand-ins (and not worth the count).
+        """
         size = len(body)
-        return size >= 8 and any(
-            4 * sum(body[i] == body[i - period] for i in range(period, size)) >= 3 * size
-            for period in (1, 2, 3, 4))
+        return 8 <= size <= 256 and \
+            4 * sum(len(m.group()) - 1 for m in self.repeat_run.finditer(body)) >= 3 * size
 
     def _mixed_case(self, value):
         """True for letters in random case (``suYoXmiNQWhasI``), not words or a camelCase name."""
@@ -3255,6 +3233,8 @@ class _Redactor:
             return "://***@"
         if match.group("hook"):
             path = match.group("path")
+            if self._filler(path):
+                return match.group()  # hooks.slack.com/services/Txxxxxxxx/Bxxxxxxxx/xxxx
             if match.group("hook").endswith("bot"):  # Telegram: bot<token>/method
                 head, slash, tail = path.partition("/")
                 return f"://{match.group('hook')}***{slash}{tail}"
