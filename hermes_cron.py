@@ -2825,6 +2825,7 @@ _PUBLISHED_EXAMPLES = frozenset((
     "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g", "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
     "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw", "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
     "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY", "33f!!lloppa", "hal+9ooo_da!sY"))
+_STAND_IN_CHARS = frozenset("xX*0.-_#<>")  # a token body of only these stands in for one
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-$")
 _KNOWN_SECRETS = ()  # longest first; replaced whole, so redact() needs no lock
 _KNOWN_MIN = 8  # shorter configured values ("1", "true") are not masked everywhere
@@ -3021,13 +3022,17 @@ class _Redactor:
                                       r"|\{[\w.-]+\}|\*+|x+|X+|\.\.\.+|\u2026")
         # Stand-ins: a run of x, # or *, a name in capitals (ACCESS_TOKEN),
         # words of a camelCase identifier; see _filler and _wordy.
-        self.marks = re.compile(_PLACEHOLDER_MARKS)
+        self.marks = re.compile(_PLACEHOLDER_MARKS, re.IGNORECASE)
         self.filler_run = re.compile(r"([xX#*])\1{4,}")
         self.repeat_run = re.compile(r"(.)\1+")
+        self.run_of_four = re.compile(r"(.)\1{3}")
+        self.three_digits = re.compile(r"\d[^\d]*\d[^\d]*\d")
+        self.consonants = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5}")
         self.upper_name = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
         self.camel = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
         self.camel_name = re.compile(r"(?:[A-Z][a-z]+){2,}")
-        self.element_value = re.compile(r"[ \t]{0,64}\r?\n[ \t]{0,64}([^\s<>]{1,4096})\s{0,64}</")
+        self.element_value = re.compile(r"<([a-z0-9_.:-]{1,64})>[ \t]{0,64}\r?\n[ \t]{0,64}"
+                                        r"([^\s<>]{1,4096})\s{0,64}</\1>")
         # curl -u user:password (either half may be quoted), after a blank.
         self.curl_user = re.compile(r"(?<![^\s])(?:-u|--user)(?:=|[ \t]{1,5})(\S{1,512})")
         # Bundler's credentials for a gem host: BUNDLE_GEMS__EXAMPLE__COM=user:password.
@@ -3042,7 +3047,7 @@ class _Redactor:
         # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
         self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
                                          r"([^\"'\n]{0,4096})\3")
-        self.kinds = {}
+        self.kinds, self.masked, self.stand_ins = {}, {}, {}
 
     # -- deciding ---------------------------------------------------------------
 
@@ -3101,19 +3106,32 @@ class _Redactor:
 
         (``sha256~XXXX_PUT_YOUR_TOKEN_HERE``, ``AKIAIOSFODNN7EXAMPLE``.)
         """
-        return bool(self.filler_run.search(value) or self.marks.search(value.lower()))
+        return bool(self.filler_run.search(value) or self.marks.search(value))
 
     def _wordy(self, body):
-        """True for the words of an identifier (``requiredCharacteristicTypes...``), not a token."""
-        if len(body) > 256 or sum(c.isdigit() for c in body) > 2:
+        """True for the words of an identifier (``requiredCharacteristicTypes...``), not a token.
+
+        Three or more words of five letters on average, no five consonants in
+        a row, at most two digits.
+        """
+        if len(body) > 256 or self.three_digits.search(body) or self.consonants.search(body):
             return False
         words = self.camel.findall(body)
-        letters = sum(len(w) for w in words)
-        return len(words) >= 3 and letters >= 12 and letters >= 5 * len(words) \
-            and all(any(v in w.lower() for v in "aeiouy") for w in words)
+        letters = len("".join(words))
+        return len(words) >= 3 and letters >= 12 and letters >= 5 * len(words)
 
     def _stand_in(self, value):
         """True if *value* stands for a secret rather than being one."""
+        found = self.stand_ins.get(value)
+        if found is None:
+            if len(self.stand_ins) > 4096:
+                self.stand_ins.clear()
+            found = self._decide_stand_in(value)
+            if len(value) <= 256:  # a repeated value is decided once
+                self.stand_ins[value] = found
+        return found
+
+    def _decide_stand_in(self, value):
         if len(value) < 3 or "***" in value or value.lower() in _PLACEHOLDERS \
                 or self.placeholder.fullmatch(value) or value.endswith(("..", "\u2026")) \
                 or value.startswith(("$(", "${", "<")) or self._filler(value):
@@ -3130,7 +3148,7 @@ class _Redactor:
         if not prefixed:
             return False
         body = prefixed.group(prefixed.lastgroup)  # a vendor prefix before a stand-in
-        return set(body) <= set("xX*0.-_#<>") or bool(self.identifier.fullmatch(body)) \
+        return set(body) <= _STAND_IN_CHARS or bool(self.identifier.fullmatch(body)) \
             or self._filler(body) or self._wordy(body) or self._repeating(body)
 
     def secret_value(self, kind, value, tight):
@@ -3179,13 +3197,19 @@ class _Redactor:
         return text
 
     def _token(self, match):
-        group = match.lastgroup
-        prefix, hint = self.tokens[group]
-        begin = match.start(group) - len(prefix)  # the group holds the body only
-        if self._plain(match.group(group)) or match.string.startswith(("#", "*"), match.end()) \
-                or match.string[begin:match.end()] in _PUBLISHED_EXAMPLES:
-            return match.group()  # a stand-in, a token cut short ("xoxp-123-###"), an example
-        return match.string[match.start():begin] + hint + "***"
+        if match.string.startswith(("#", "*"), match.end()):
+            return match.group()  # a token cut short and masked: "xoxp-123-####"
+        found = match.group()
+        masked = self.masked.get(found)  # a repeated token is decided once
+        if masked is None:
+            if len(self.masked) > 4096:
+                self.masked.clear()
+            group = match.lastgroup
+            prefix, hint = self.tokens[group]
+            begin = match.start(group) - len(prefix) - match.start()  # the group holds the body
+            plain = self._plain(match.group(group)) or found[begin:] in _PUBLISHED_EXAMPLES
+            masked = self.masked[found] = found if plain else found[:begin] + hint + "***"
+        return masked
 
     def _shapes(self, text, pattern, reach):
         """Mask the matches of one structural rule (see _SHAPE_RULES)."""
@@ -3202,9 +3226,9 @@ class _Redactor:
 
     def _plain(self, body):
         """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-..., hf_required...)."""
-        return len(set(body)) < 3 or set(body) <= set("xX*0.-_#<>") \
-            or bool(self.identifier.fullmatch(body)) or self._filler(body) or self._wordy(body) \
-            or self._repeating(body)
+        chars = set(body)
+        return len(chars) < 3 or chars <= _STAND_IN_CHARS or bool(self.identifier.fullmatch(body)) \
+            or self._filler(body) or self._wordy(body) or self._repeating(body)
 
     def _repeating(self, body):
         """True if 3/4 of *body* repeat the character before (``5555555dAAAAA7777777``).
@@ -3212,7 +3236,7 @@ class _Redactor:
         Bodies over 256 characters are not stand-ins (and not worth the count).
         """
         size = len(body)
-        return 8 <= size <= 256 and \
+        return 8 <= size <= 256 and self.run_of_four.search(body) is not None and \
             4 * sum(len(m.group()) - 1 for m in self.repeat_run.finditer(body)) >= 3 * size
 
     def _mixed_case(self, value):
@@ -3305,7 +3329,7 @@ class _Redactor:
                 if quoted:
                     begin, end, value = begin + 1, end - 1, text[begin + 1:end - 1]
                     if text[end] == "`" and (" " in value or "$(" in value):
-                        continue  # a shell command's output, not a Go raw string
+                        value = ""  # a shell command's output, not a Go raw string
                 else:
                     value = text[begin:end]
                     if start and text[start - 1] in "?&":  # in a URL query & ends the value
@@ -3316,8 +3340,6 @@ class _Redactor:
                 tight = op == "=" and name_end == match.start(3) and begin == match.end(3)
                 if self.secret_value(kind if kind != "cookie" else 2, value, tight or quoted):
                     edits.append((begin, end, "***"))
-            elif op == ">":
-                done = self._element(text, match.end(3), kind if kind != "cookie" else 2, edits)
             else:
                 done = self._value(text, match.end(3), kind if kind != "cookie" else 2, op == "=",
                                    edits)
@@ -3353,16 +3375,14 @@ class _Redactor:
                     edits.append((match.start(4), match.end(4), "***"))
         if "data:" in low and "secret" in low:
             self._kube_secret(text, low, edits)
+        if ">\n" in text or ">\r\n" in text:  # <apiToken>, the value on a line of its own, </apiToken>
+            for match in self.element_value.finditer(low):
+                kind = self.kind(text[match.start(1):match.end(1)])
+                if kind and kind not in ("authorization", "cookie") and self.secret_value(
+                        kind, text[match.start(2):match.end(2)], True):
+                    edits.append((match.start(2), match.end(2), "***"))
         return _apply_edits(text, edits)
 
-    def _element(self, text, at, kind, edits):
-        """``<password>``, then the value on a line of its own before the closing tag."""
-        found = self.element_value.match(text, at)
-        if found is None:
-            return at
-        if self.secret_value(kind, found.group(1), True):
-            edits.append((found.start(1), found.end(1), "***"))
-        return found.end(1)
 
     def _curl_user(self, text, begin, end, edits):
         """Mask the password of curl's ``-u user:password`` (the user if it is all there is)."""
@@ -3371,13 +3391,15 @@ class _Redactor:
         if text[begin] in "\"'" and text.count(text[begin], begin, end) == 2 \
                 and text[end - 1] == text[begin]:
             begin, end = begin + 1, end - 1  # "user:password" quoted whole
-        quote, colon = "", -1
-        for at in range(begin, end):
-            if text[at] in "\"'":
-                quote = "" if quote == text[at] else quote or text[at]
-            elif text[at] == ":" and not quote:
-                colon = at
-                break
+        colon = text.find(":", begin, end)
+        if colon >= 0 and ('"' in text[begin:colon] or "'" in text[begin:colon]):
+            quote, colon = "", -1  # "user":"password": the first colon outside quotes
+            for at in range(begin, end):
+                if text[at] in "\"'":
+                    quote = "" if quote == text[at] else quote or text[at]
+                elif text[at] == ":" and not quote:
+                    colon = at
+                    break
         if colon < 0:
             return
         first, last = colon + 1, end
@@ -3433,8 +3455,6 @@ class _Redactor:
         value = match.group("v")
         if value is not None and value[0] != "{" and value != "\\":
             return True
-        if op == ">":
-            return False  # _element reads the next line
         # _value looks on only past blanks, quotes, escapes and (after =) braces.
         after = text[match.end():match.end() + 1]
         return after not in (" ", "\t", '"', "'", "\\") and (after != "{" or op != "=")
