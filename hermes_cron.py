@@ -2744,17 +2744,17 @@ _MEDIUM_WORDS = frozenset(("session", "sessionid", "sessid", "sid", "cookie", "s
 # of these words and a random-looking value.
 _PROVIDER_WORDS = frozenset((
     "adafruit", "adobe", "airtable", "algolia", "alibaba", "anthropic", "asana", "assemblyai",
-    "atlassian", "beamer", "bitbucket", "bittrex", "cloudant", "cloudflare", "codecov", "cohere", "coinbase",
-    "confluence", "confluent", "contentful", "datadog", "deepgram", "deepseek", "discord",
-    "droneci", "dropbox", "elevenlabs", "etsy", "facebook", "fastly", "finicity", "finnhub",
-    "fireworks", "flickr", "freshbooks", "gitter", "gocardless", "groq", "heroku", "hubspot",
-    "intercom", "jfrog", "artifactory", "bintray", "jira", "kraken", "kucoin", "launchdarkly",
-    "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird",
-    "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter", "pagerduty",
-    "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate", "sendbird",
-    "sendgrid", "sentry", "snyk", "softlayer", "slapi", "sonar", "sourcegraph", "squarespace", "sumo", "sumologic", "telegram",
-    "together", "travis", "twilio", "twitch", "twitter", "typeform", "vercel", "vonage",
-    "nexmo", "yandex", "zendesk"))
+    "atlassian", "beamer", "bitbucket", "bittrex", "cloudant", "cloudflare", "codecov", "cohere",
+    "coinbase", "confluence", "confluent", "contentful", "datadog", "deepgram", "deepseek",
+    "discord", "droneci", "dropbox", "elevenlabs", "etsy", "facebook", "fastly", "finicity",
+    "finnhub", "fireworks", "flickr", "freshbooks", "gitter", "gocardless", "groq", "heroku",
+    "hubspot", "intercom", "jfrog", "artifactory", "bintray", "jira", "kraken", "kucoin",
+    "launchdarkly", "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki",
+    "messagebird", "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter",
+    "pagerduty", "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate",
+    "sendbird", "sendgrid", "sentry", "snyk", "softlayer", "slapi", "sonar", "sourcegraph",
+    "squarespace", "sumo", "sumologic", "telegram", "together", "travis", "twilio", "twitch",
+    "twitter", "typeform", "vercel", "vonage", "nexmo", "yandex", "zendesk"))
 # A name ending in one of these words names something about a credential,
 # not the credential (token_url, password_file, max_tokens, key_id).
 _NOT_SECRET_LAST = frozenset((
@@ -3036,14 +3036,14 @@ class _Redactor:
         # curl -u user:password (either half may be quoted), after a blank.
         self.curl_user = re.compile(r"(?<![^\s])(?:-u|--user)(?:=|[ \t]{1,5})(\S{1,512})")
         # Bundler's credentials for a gem host: BUNDLE_GEMS__EXAMPLE__COM=user:password.
-        self.bundle_re = re.compile(r"\bbundle_(?=(?P<n>[a-z0-9_]{1,64}))(?P=n)[\"']?[ \t]{0,16}[:=]"
-                                    r"[ \t]{0,16}[\"']?(?P<v>[^\s\"']{1,512})")
+        self.bundle_re = re.compile(r"\bbundle_(?=(?P<n>[a-z0-9_]{1,64}))(?P=n)[\"']?[ \t]{0,16}"
+                                    r"[:=][ \t]{0,16}[\"']?(?P<v>[^\s\"']{1,512})")
         # A Kubernetes Secret's data: block and its entries (on the lower-cased text).
         self.doc_sep = re.compile(r"^---[ \t]*$", re.M)
         self.kube_kind = re.compile(r"\bkind:[ \t]*[\"']?secret\b[\"']?")
         self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?$", re.M)
-        self.kube_entry = re.compile(r"([ \t]*)[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\2[ \t]*\r?$",
-                                     re.M)
+        self.kube_entry = re.compile(r"([ \t]*)[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\2"
+                                     r"[ \t]*\r?$", re.M)
         # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
         self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
                                          r"([^\"'\n]{0,4096})\3")
@@ -3227,8 +3227,9 @@ class _Redactor:
     def _plain(self, body):
         """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-..., hf_required...)."""
         chars = set(body)
-        return len(chars) < 3 or chars <= _STAND_IN_CHARS or bool(self.identifier.fullmatch(body)) \
-            or self._filler(body) or self._wordy(body) or self._repeating(body)
+        return len(chars) < 3 or chars <= _STAND_IN_CHARS \
+            or bool(self.identifier.fullmatch(body)) or self._filler(body) or self._wordy(body) \
+            or self._repeating(body)
 
     def _repeating(self, body):
         """True if 3/4 of *body* repeat the character before (``5555555dAAAAA7777777``).
@@ -3375,7 +3376,7 @@ class _Redactor:
                     edits.append((match.start(4), match.end(4), "***"))
         if "data:" in low and "secret" in low:
             self._kube_secret(text, low, edits)
-        if ">\n" in text or ">\r\n" in text:  # <apiToken>, the value on a line of its own, </apiToken>
+        if ">\n" in text or ">\r\n" in text:  # <apiToken>, the value on its own line, </apiToken>
             for match in self.element_value.finditer(low):
                 kind = self.kind(text[match.start(1):match.end(1)])
                 if kind and kind not in ("authorization", "cookie") and self.secret_value(
