@@ -3041,8 +3041,10 @@ class _Redactor:
         # A Kubernetes Secret's data: block and its entries (on the lower-cased text).
         self.doc_sep = re.compile(r"^---[ \t]*$", re.M)
         self.kube_kind = re.compile(r"\bkind:[ \t]*[\"']?secret\b[\"']?")
-        self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?$", re.M)
-        self.kube_entry = re.compile(r"([ \t]*)[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\2"
+        # The block: the lines indented deeper than its header, and blank or comment lines.
+        self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?\n((?:(?:\1[ \t]+\S[^\n]*"
+                                    r"|[ \t]*(?:#[^\n]*)?)(?:\n|\Z))*)", re.M)
+        self.kube_entry = re.compile(r"^[ \t]+[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\1"
                                      r"[ \t]*\r?$", re.M)
         # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
         self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
@@ -3378,6 +3380,8 @@ class _Redactor:
             self._kube_secret(text, low, edits)
         if ">\n" in text or ">\r\n" in text:  # <apiToken>, the value on its own line, </apiToken>
             for match in self.element_value.finditer(low):
+                if match.end(2) - match.start(2) < 3:
+                    continue  # too short to be masked
                 kind = self.kind(text[match.start(1):match.end(1)])
                 if kind and kind not in ("authorization", "cookie") and self.secret_value(
                         kind, text[match.start(2):match.end(2)], True):
@@ -3387,8 +3391,8 @@ class _Redactor:
 
     def _curl_user(self, text, begin, end, edits):
         """Mask the password of curl's ``-u user:password`` (the user if it is all there is)."""
-        if text[begin] == "<":
-            return
+        if end - begin < 4 or text[begin] == "<":
+            return  # "a:b" is too short to hold a password worth masking; <user:password>
         if text[begin] in "\"'" and text.count(text[begin], begin, end) == 2 \
                 and text[end - 1] == text[begin]:
             begin, end = begin + 1, end - 1  # "user:password" quoted whole
@@ -3422,24 +3426,11 @@ class _Redactor:
         for doc_start, doc_end in zip(starts, starts[1:]):
             if not self.kube_kind.search(low, doc_start, doc_end):
                 continue
-            scanned = doc_start
-            for header in self.kube_data.finditer(low, doc_start, doc_end):
-                if header.start() < scanned:
-                    continue
-                indent, at = len(header.group(1)), header.end() + 1
-                while at < doc_end:
-                    eol = low.find("\n", at, doc_end)
-                    eol = doc_end if eol < 0 else eol
-                    line = low[at:eol].strip()
-                    if line and not line.startswith("#"):
-                        entry = self.kube_entry.match(low, at, eol)
-                        if entry is None or len(entry.group(1)) <= indent:
-                            break
-                        value = text[entry.start(3):entry.end(3)]
-                        if len(value) >= 10 and not self._stand_in(value):
-                            edits.append((entry.start(3), entry.end(3), "***"))
-                    at = eol + 1
-                scanned = at
+            for block in self.kube_data.finditer(low, doc_start, doc_end):
+                for entry in self.kube_entry.finditer(low, block.start(2), block.end(2)):
+                    value = text[entry.start(2):entry.end(2)]
+                    if len(value) >= 10 and not self._stand_in(value):
+                        edits.append((entry.start(2), entry.end(2), "***"))
 
     @staticmethod
     def _replayable(text, match, kind, op):
