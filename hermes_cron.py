@@ -2801,7 +2801,7 @@ _PLACEHOLDERS = frozenset((
     "optional", "redacted", "hidden", "masked", "changeme", "changeit", "secret", "password",
     "token", "example", "xxx", "todo", "tbd", "n/a", "na", "empty", "unset", "default"))
 # Parts of a value that mark it as a stand-in ("YOUR_TOKEN_HERE",
-# "AKIA...EXAMPLE", "<insert-key>"), matched on the lower-cased value.
+# "AKIA...EXAMPLE", "<insert-key>"), matched ignoring case.
 _PLACEHOLDER_MARKS = (r"example|(?<![a-z])your[_-]|[_-]here(?![a-z])|placeholder|replace[_-]?me"
                       r"|(?<![a-z])insert[_-]")
 
@@ -2959,7 +2959,9 @@ class _Redactor:
         self.shapes = [(marks, re.compile(pattern + tail), reach)
                        for _, marks, pattern, reach in _SHAPE_RULES]
         # Run on the lower-cased text: a credential word in a name followed by
-        # an assignment (=, :, =>, :=), or a strong word followed by a long
+        # an assignment (=, :, =>, :=, Makefile ?= ::= :::=, PHP .=, Go's
+        # "var x string =", and a comma after a quoted name as in
+        # setProperty("X_TOKEN", "...")), or a strong word followed by a long
         # token ("token 9f8e...", "Bearer abc...").  The rest of the name is
         # taken whole (a lookahead and a backreference make it atomic) and
         # every quantifier is bounded, so runs of key characters cost linear time.
@@ -3134,14 +3136,13 @@ class _Redactor:
         return found
 
     def _decide_stand_in(self, value):
+        """_stand_in without the memo."""
         if len(value) < 3 or "***" in value or value.lower() in _PLACEHOLDERS \
                 or self.placeholder.fullmatch(value) or value.endswith(("..", "\u2026")) \
                 or value.startswith(("$(", "${", "<")) or self._filler(value):
             return True
         if len(value) >= 8 and len(set(value)) < 3 or value in _PUBLISHED_EXAMPLES:
             return True  # "aaaaaaaa", a key published as an example
-        if value.endswith(":") or value.rstrip().endswith(" ="):
-            return True  # a label, or a quote closed early: "telegram_api_token = "
         if self.upper_name.fullmatch(value) and any(
                 part in ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASS", "PWD")
                 for part in value.split("_")):
@@ -3157,6 +3158,8 @@ class _Redactor:
         """True if *value*, assigned to a name of *kind*, is to be masked."""
         if "://" in value or value.startswith(("/", "~/", "./", "../")) or self._stand_in(value):
             return False
+        if value.endswith(":") or value.rstrip().endswith(" ="):
+            return False  # a label, or a quote closed early: "telegram_api_token = "
         if kind == 3:
             if value.isdigit():
                 return len(value) >= 4
@@ -3367,8 +3370,9 @@ class _Redactor:
                 self._curl_user(text, match.start(1), match.end(1), edits)
         if "bundle_" in low:
             for match in self.bundle_re.finditer(low):
-                if "__" in match.group("n") and not self._stand_in(text[match.start("v"):
-                                                                        match.end("v")]):
+                value = text[match.start("v"):match.end("v")]
+                if "__" in match.group("n") and not value.endswith(":") \
+                        and not self._stand_in(value):
                     edits.append((match.start("v"), match.end("v"), "***"))
         if "value=" in low:
             for match in self.key_value_attr.finditer(low):
@@ -3387,7 +3391,6 @@ class _Redactor:
                         kind, text[match.start(2):match.end(2)], True):
                     edits.append((match.start(2), match.end(2), "***"))
         return _apply_edits(text, edits)
-
 
     def _curl_user(self, text, begin, end, edits):
         """Mask the password of curl's ``-u user:password`` (the user if it is all there is)."""
@@ -3516,10 +3519,8 @@ class _Redactor:
         if found is None:
             return at
         value = found.group().rstrip()
-        if "***" not in value and value.lower() not in _PLACEHOLDERS and (
-                scheme or not self.plain_words.fullmatch(value)) \
-                and not value.startswith(("$", "<", "{", "[", "%", "..")) \
-                and not self._filler(value) and not self.placeholder.fullmatch(value):
+        stand_in = value.startswith(("$", "<", "{", "[", "%", "..")) or self._stand_in(value)
+        if not stand_in and (scheme or not self.plain_words.fullmatch(value)):
             edits.append((found.start(), found.start() + len(value), "***"))
         return found.end()
 
