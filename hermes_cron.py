@@ -3044,8 +3044,9 @@ class _Redactor:
         self.doc_sep = re.compile(r"^---[ \t]*$", re.M)
         self.kube_kind = re.compile(r"\bkind:[ \t]*[\"']?secret\b[\"']?")
         # The block: the lines indented deeper than its header, and blank or comment lines.
-        self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?\n((?:(?:\1[ \t]+\S[^\n]*"
-                                    r"|[ \t]*(?:#[^\n]*)?)(?:\n|\Z))*)", re.M)
+        self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?\n"
+                                    r"((?:(?:\1[ \t]+\S[^\n]*|[ \t]*(?:#[^\n]*)?)(?:\n|\Z))*)",
+                                    re.M)
         self.kube_entry = re.compile(r"^[ \t]+[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\1"
                                      r"[ \t]*\r?$", re.M)
         # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
