@@ -2658,10 +2658,10 @@ _TOKEN_RULES = (
     ("github", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"[A-Za-z0-9]{30,}"),
     ("gitlab-pat", "glpat-", r"[\w-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?"),
     ("gitlab-runner", "glrt-", r"[\w-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?"),
-    ("gitlab-ptt", "glptt-", r"[0-9a-f]{40}"),
+    ("gitlab-ptt", "glptt-", r"[\w-]{40}"),
     ("gitlab", ("gldt-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-",
                 "glffct-", "glwt-", "glrtr-"), r"[\w-]{20,}"),
-    ("gitlab-runner-registration", "GR1348941", r"[\w-]{20}"),
+    ("gitlab-runner-registration", "GR1348941", r"[\w-]{20,}"),
     ("bitbucket", "ATBB", r"[A-Za-z0-9_=.-]{28,}"),
     ("atlassian", "ATATT3", r"[\w=-]{100,}"),
     ("circleci", "CCIPAT_", r"\w{40,}"),
@@ -2686,6 +2686,7 @@ _TOKEN_RULES = (
     ("intra42", ("s-s4t2ud-", "s-s4t2af-"), r"[0-9a-f]{64}"),
     ("harness", ("pat.", "sat."), r"[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     ("settlemint", ("sm_aat_", "sm_pat_", "sm_sat_"), r"[A-Za-z0-9]{16}"),
+    ("sourcegraph", "sgp_", r"(?:[0-9a-fA-F]{16}_|local_)?[0-9a-fA-F]{40}"),
     # Package registries
     ("npm", "npm_", r"[A-Za-z0-9]{36}"),
     ("pypi", "pypi-Ag", r"[\w-]{60,}"),
@@ -2746,6 +2747,7 @@ _TOKEN_RULES = (
     ("plaid", ("access-sandbox-", "access-development-", "access-production-"),
      r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     ("flutterwave", ("FLWSECK_TEST-", "FLWSECK-"), r"[0-9a-h]{12,32}(?:-X)?"),
+    ("flutterwave-public", ("FLWPUBK_TEST-", "FLWPUBK-"), r"[0-9a-h]{12,32}(?:-X)?"),
     ("duffel", ("duffel_test_", "duffel_live_"), r"[\w=-]{43}"),
     ("easypost", ("EZAK", "EZTK"), r"[A-Za-z0-9]{54}"),
     ("shippo", ("shippo_live_", "shippo_test_"), r"[0-9a-f]{40}"),
@@ -2765,8 +2767,8 @@ _TOKEN_RULES = (
     # Generic encrypted tokens (Fernet) that upstream masks too
     ("fernet", "gAAAAA", r"[\w=-]{60,}"),
     # Structures with a fixed start
-    ("jwt", "eyJ", r"[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*(?:\.[\w-]+\.[\w-]+)?"),
-    ("twitter-bearer", "A" * 22, r"(?=[A-Za-z0-9%]{0,100}%)[A-Za-z0-9%]{80,100}"),
+    ("jwt", "eyJ", r"[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]*(?:\.[\w-]+\.[\w-]+)?)?"),
+    ("twitter-bearer", "A" * 21, r"(?=[A-Za-z0-9%]{0,100}%)[A-Za-z0-9%]{80,101}"),
     ("vault-legacy", "s.", r"(?=[a-z0-9]*[A-Z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{24}"),
 )
 
@@ -2809,17 +2811,17 @@ _MEDIUM_WORDS = frozenset(("session", "sessionid", "sessid", "sid", "cookie", "s
 # of these words and a random-looking value.
 _PROVIDER_WORDS = frozenset((
     "adafruit", "adobe", "airtable", "algolia", "alibaba", "anthropic", "asana", "assemblyai",
-    "atlassian", "beamer", "bitbucket", "bittrex", "cloudflare", "codecov", "cohere", "coinbase",
-    "confluence", "confluent", "contentful", "datadog", "deepgram", "deepseek", "discord",
-    "droneci", "dropbox", "elevenlabs", "etsy", "facebook", "fastly", "finicity", "finnhub",
-    "fireworks", "flickr", "freshbooks", "gitter", "gocardless", "groq", "heroku", "hubspot",
-    "intercom", "jfrog", "artifactory", "bintray", "jira", "kraken", "kucoin", "launchdarkly",
-    "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird",
-    "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter", "pagerduty",
-    "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate", "sendbird",
-    "sendgrid", "sentry", "snyk", "sonar", "squarespace", "sumo", "sumologic", "telegram",
-    "together", "travis", "twilio", "twitch", "twitter", "typeform", "vercel", "vonage",
-    "nexmo", "yandex", "zendesk"))
+    "atlassian", "beamer", "bitbucket", "bittrex", "cloudant", "cloudflare", "codecov", "cohere",
+    "coinbase", "confluence", "confluent", "contentful", "datadog", "deepgram", "deepseek",
+    "discord", "droneci", "dropbox", "elevenlabs", "etsy", "facebook", "fastly", "finicity",
+    "finnhub", "fireworks", "flickr", "freshbooks", "gitter", "gocardless", "groq", "heroku",
+    "hubspot", "intercom", "jfrog", "artifactory", "bintray", "jira", "kraken", "kucoin",
+    "launchdarkly", "linkedin", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki",
+    "messagebird", "mistral", "netlify", "newrelic", "nytimes", "okta", "openai", "openrouter",
+    "pagerduty", "perplexity", "pinecone", "plaid", "postmark", "pusher", "rapidapi", "replicate",
+    "sendbird", "sendgrid", "sentry", "snyk", "softlayer", "slapi", "sonar", "sourcegraph",
+    "squarespace", "sumo", "sumologic", "telegram", "together", "travis", "twilio", "twitch",
+    "twitter", "typeform", "vercel", "vonage", "nexmo", "yandex", "zendesk"))
 # A name ending in one of these words names something about a credential,
 # not the credential (token_url, password_file, max_tokens, key_id).
 _NOT_SECRET_LAST = frozenset((
@@ -2843,14 +2845,15 @@ _NOT_SECRET_WORDS = frozenset((
     "prompt", "completion", "input", "output", "cached", "reasoning", "total", "num",
     "tokens", "keys", "secrets", "passwords", "primary", "foreign", "sort", "partition",
     "cache", "idempotency", "dedup", "routing", "object", "bucket", "lookup", "hotkey",
-    "keyboard", "keyword", "keywords", "monkey", "turkey"))
+    "keyboard", "keyword", "keywords", "monkey", "turkey", "jsonwebtoken", "non", "not"))
 # Attributes of a Set-Cookie header: kept as they are.
 _COOKIE_ATTRIBUTES = frozenset(("path", "domain", "expires", "max-age", "samesite", "secure",
                                 "httponly", "priority", "partitioned", "version", "comment"))
 # Authorization schemes whose credential is one token, and those with
 # parameters (the rest of the header is masked).
 _AUTH_SCHEMES = frozenset(("bearer", "basic", "token", "bot", "apikey", "api-key", "key", "jwt",
-                           "sso-key", "otp", "dpop", "pat", "hmac", "ghost", "splunk"))
+                           "sso-key", "otp", "dpop", "pat", "hmac", "ghost", "splunk",
+                           "api-token"))
 _AUTH_PARAM_SCHEMES = frozenset(("digest", "aws4-hmac-sha256", "signature", "oauth", "hoba",
                                  "mutual", "negotiate", "ntlm", "scram-sha-256", "scram-sha-1",
                                  "gnap", "vapid"))
@@ -2864,6 +2867,10 @@ _PLACEHOLDERS = frozenset((
     "true", "false", "null", "none", "nil", "undefined", "yes", "no", "on", "off", "required",
     "optional", "redacted", "hidden", "masked", "changeme", "changeit", "secret", "password",
     "token", "example", "xxx", "todo", "tbd", "n/a", "na", "empty", "unset", "default"))
+# Parts of a value that mark it as a stand-in ("YOUR_TOKEN_HERE",
+# "AKIA...EXAMPLE", "<insert-key>"), matched ignoring case.
+_PLACEHOLDER_MARKS = (r"example|(?<![a-z])your[_-]|[_-]here(?![a-z])|placeholder|replace[_-]?me"
+                      r"|(?<![a-z])insert[_-]")
 
 # Characters that make up a token; a credential must not have one right
 # before or after it (so nothing inside a longer base64 run matches).
@@ -2872,6 +2879,20 @@ _TAIL_CHARS = "A-Za-z0-9_+~-"
 # Zero-width and control characters that can split a credential in two.
 # (Not ESC: colour codes sit between words in logs.)
 _SPLITTERS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f"
+# Credentials published as examples (kept as they are): the API keys in
+# firebase-android-sdk's samples and tests, the passwords of NuGet's
+# nuget.config documentation.  (AWS's documented keys say EXAMPLE.)
+_PUBLISHED_EXAMPLES = frozenset((
+    "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
+    "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs", "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+    "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU", "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+    "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A", "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+    "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4", "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+    "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM", "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+    "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g", "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+    "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw", "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+    "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY", "33f!!lloppa", "hal+9ooo_da!sY"))
+_STAND_IN_CHARS = frozenset("xX*0.-_#<>")  # a token body of only these stands in for one
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-$")
 _KNOWN_SECRETS = ()  # longest first; replaced whole, so redact() needs no lock
 _KNOWN_MIN = 8  # shorter configured values ("1", "true") are not masked everywhere
@@ -3005,16 +3026,19 @@ class _Redactor:
         self.shapes = [(marks, re.compile(pattern + tail), reach)
                        for _, marks, pattern, reach in _SHAPE_RULES]
         # Run on the lower-cased text: a credential word in a name followed by
-        # an assignment (=, :, =>, :=), or a strong word followed by a long
+        # an assignment (=, :, =>, :=, Makefile ?= ::= :::=, PHP .=, Go's
+        # "var x string =", and a comma after a quoted name as in
+        # setProperty("X_TOKEN", "...")), or a strong word followed by a long
         # token ("token 9f8e...", "Bearer abc...").  The rest of the name is
         # taken whole (a lookahead and a backreference make it atomic) and
         # every quantifier is bounded, so runs of key characters cost linear time.
         self.keyword_re = re.compile(
-            r"(?:password|passwd|passphrase|pass|pwd|secret|token|apikey|api[ _-]key|key|auth"
+            r"(?:password|passwd|passphrase|pass|pwd|pw|secret|token|apikey|api[ _-]key|key|auth"
             r"|credential|cred|session|cookie|sig|bearer)"
-            r"(?:(?=(?P<n>[a-z0-9_.\-]{0,40}))(?P=n)(?P<q>\\?[\"'])?[ \t]{0,3}"
-            r"(?P<op>=>|:=|=|:(?![/:])|>)[ \t]{0,16}(?P<v>\"(?:[^\"\\\n]|\\.){0,4096}\""
-            r"|'[^'\n]{0,4096}'|[^\s\"'`,;<>(){}\[\]|]{1,4096})?"
+            r"(?:(?=(?P<n>[a-z0-9_.\-]{0,40}))(?P=n)(?P<q>\\?[\"'])?(?:[ \t]{1,3}str(?:ing)?\b)?"
+            r"[ \t]{0,16}(?P<op>=>|:::=|::=|:=|\?=|\.=|=|:(?![/:])|>|(?(q),|(?!)))[ \t]{0,16}"
+            r"(?P<v>\"(?:[^\"\\\n]|\\.){0,4096}\"|'[^'\n]{0,4096}'|`[^`\n]{0,4096}`"
+            r"|[^\s\"'`,;<>(){}\[\]|]{1,4096})?"
             r"|(?P<adj>s?[ \t]+(?:is[ \t]+|was[ \t]+)?)(?=[\"'`]?[a-z0-9+/_.=~-]{12}))")
         self.name_run = re.compile(r"[a-z0-9_.$\-]{0,64}")
         self.quoted = re.compile(r"\"((?:[^\"\\\n]|\\.){0,4096})\"|'([^'\n]{0,4096})'")
@@ -3063,9 +3087,39 @@ class _Redactor:
         # Digests (sha256:..., sha512-...), dates, versions, dotted names.
         self.not_random = re.compile(r"(?i:sha\d*|md5|blake\w*)[:=~-].*|[\d.:TZ+-]+"
                                      r"|v?\d+(?:\.\d+)+\S*|[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+")
-        self.placeholder = re.compile(r"\$\{?\w+\}?|\$\(.*\)|%\w+%|<[^<>]*>|\{\{.*\}\}|\*+|x+|X+|"
-                                      r"\.\.\.+|\u2026")
-        self.kinds = {}
+        self.placeholder = re.compile(r"\$\w+|\$\{[^{}\n]*\}|\$\(.*\)|%\w+%|<[^<>]*>|\{\{.*\}\}"
+                                      r"|\{[\w.-]+\}|\*+|x+|X+|\.\.\.+|\u2026")
+        # Stand-ins: a run of x, # or *, a name in capitals (ACCESS_TOKEN),
+        # words of a camelCase identifier; see _filler and _wordy.
+        self.marks = re.compile(_PLACEHOLDER_MARKS, re.IGNORECASE)
+        self.filler_run = re.compile(r"([xX#*])\1{4,}")
+        self.repeat_run = re.compile(r"(.)\1+")
+        self.run_of_four = re.compile(r"(.)\1{3}")
+        self.three_digits = re.compile(r"\d[^\d]*\d[^\d]*\d")
+        self.consonants = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5}")
+        self.upper_name = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+        self.camel = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+        self.camel_name = re.compile(r"(?:[A-Z][a-z]+){2,}")
+        self.element_value = re.compile(r"<([a-z0-9_.:-]{1,64})>[ \t]{0,64}\r?\n[ \t]{0,64}"
+                                        r"([^\s<>]{1,4096})\s{0,64}</\1>")
+        # curl -u user:password (either half may be quoted), after a blank.
+        self.curl_user = re.compile(r"(?<![^\s])(?:-u|--user)(?:=|[ \t]{1,5})(\S{1,512})")
+        # Bundler's credentials for a gem host: BUNDLE_GEMS__EXAMPLE__COM=user:password.
+        self.bundle_re = re.compile(r"\bbundle_(?=(?P<n>[a-z0-9_]{1,64}))(?P=n)[\"']?[ \t]{0,16}"
+                                    r"[:=][ \t]{0,16}[\"']?(?P<v>[^\s\"']{1,512})")
+        # A Kubernetes Secret's data: block and its entries (on the lower-cased text).
+        self.doc_sep = re.compile(r"^---[ \t]*$", re.M)
+        self.kube_kind = re.compile(r"\bkind:[ \t]*[\"']?secret\b[\"']?")
+        # The block: the lines indented deeper than its header, and blank or comment lines.
+        self.kube_data = re.compile(r"^([ \t]*)(?:data|stringdata):[ \t]*\r?\n"
+                                    r"((?:(?:\1[ \t]+\S[^\n]*|[ \t]*(?:#[^\n]*)?)(?:\n|\Z))*)",
+                                    re.M)
+        self.kube_entry = re.compile(r"^[ \t]+[\w.-]{1,256}:[ \t]*([\"']?)([^\s\"'#]{1,4096})\1"
+                                     r"[ \t]*\r?$", re.M)
+        # <add key="ClearTextPassword" value="..." /> (NuGet, .NET appSettings).
+        self.key_value_attr = re.compile(r"\bkey=([\"'])([^\"'\n]{1,64})\1[ \t]{1,16}value=([\"'])"
+                                         r"([^\"'\n]{0,4096})\3")
+        self.kinds, self.masked, self.stand_ins = {}, {}, {}
 
     # -- deciding ---------------------------------------------------------------
 
@@ -3115,19 +3169,70 @@ class _Redactor:
                 or not any(c.isalpha() for c in value) or any(c.isspace() for c in value):
             return False
         if self.hex_id.fullmatch(value):
-            return hex_ok
-        return not self.not_random.fullmatch(value) and _entropy(value) >= 3.0
+            return hex_ok and not self._filler(value)
+        return not self.not_random.fullmatch(value) and _entropy(value) >= 3.0 \
+            and not self._filler(value)
+
+    def _filler(self, value):
+        """True for a stand-in: a run of x, # or *, or a mark such as EXAMPLE or YOUR_.
+
+        (``sha256~XXXX_PUT_YOUR_TOKEN_HERE``, ``AKIAIOSFODNN7EXAMPLE``.)
+        """
+        return bool(self.filler_run.search(value) or self.marks.search(value))
+
+    def _wordy(self, body):
+        """True for the words of an identifier (``requiredCharacteristicTypes...``), not a token.
+
+        Three or more words of five letters on average, no five consonants in
+        a row, at most two digits.
+        """
+        if len(body) > 256 or self.three_digits.search(body) or self.consonants.search(body):
+            return False
+        words = self.camel.findall(body)
+        letters = len("".join(words))
+        return len(words) >= 3 and letters >= 12 and letters >= 5 * len(words)
+
+    def _stand_in(self, value):
+        """True if *value* stands for a secret rather than being one."""
+        found = self.stand_ins.get(value)
+        if found is None:
+            if len(self.stand_ins) > 4096:
+                self.stand_ins.clear()
+            found = self._decide_stand_in(value)
+            if len(value) <= 256:  # a repeated value is decided once
+                self.stand_ins[value] = found
+        return found
+
+    def _decide_stand_in(self, value):
+        """_stand_in without the memo."""
+        if len(value) < 3 or "***" in value or value.lower() in _PLACEHOLDERS \
+                or self.placeholder.fullmatch(value) or value.endswith(("..", "\u2026")) \
+                or value.startswith(("$(", "${", "<")) or self._filler(value):
+            return True
+        if len(value) >= 8 and len(set(value)) < 3 or value in _PUBLISHED_EXAMPLES:
+            return True  # "aaaaaaaa", a key published as an example
+        if self.upper_name.fullmatch(value) and any(
+                part in ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASS", "PWD")
+                for part in value.split("_")):
+            return True  # a variable's name: access_token=ACCESS_TOKEN
+        prefixed = self.token_start.match(value)
+        if not prefixed:
+            return False
+        body = prefixed.group(prefixed.lastgroup)  # a vendor prefix before a stand-in
+        return set(body) <= _STAND_IN_CHARS or bool(self.identifier.fullmatch(body)) \
+            or self._filler(body) or self._wordy(body) or self._repeating(body)
 
     def secret_value(self, kind, value, tight):
         """True if *value*, assigned to a name of *kind*, is to be masked."""
-        if len(value) < 3 or "***" in value or "://" in value or value.lower() in _PLACEHOLDERS \
-                or self.placeholder.fullmatch(value) or value.startswith(("/", "~/", "./", "../")):
+        if "://" in value or value.startswith(("/", "~/", "./", "../")) or self._stand_in(value):
             return False
+        if value.endswith(":") or value.rstrip().endswith(" ="):
+            return False  # a label, or a quote closed early: "telegram_api_token = "
         if kind == 3:
             if value.isdigit():
                 return len(value) >= 4
             if self.plain_words.fullmatch(value):
-                return tight and len(value) >= 4
+                return tight and len(value) >= 4 or self._mixed_case(value)
             return True
         if self.token_start.match(value):
             return False  # the token pass masks it keeping its prefix
@@ -3166,12 +3271,19 @@ class _Redactor:
         return text
 
     def _token(self, match):
-        group = match.lastgroup
-        prefix, hint = self.tokens[group]
-        begin = match.start(group) - len(prefix)  # the group holds the body only
-        if self._plain(match.group(group)):
-            return match.group()
-        return match.string[match.start():begin] + hint + "***"
+        if match.string.startswith(("#", "*"), match.end()):
+            return match.group()  # a token cut short and masked: "xoxp-123-####"
+        found = match.group()
+        masked = self.masked.get(found)  # a repeated token is decided once
+        if masked is None:
+            if len(self.masked) > 4096:
+                self.masked.clear()
+            group = match.lastgroup
+            prefix, hint = self.tokens[group]
+            begin = match.start(group) - len(prefix) - match.start()  # the group holds the body
+            plain = self._plain(match.group(group)) or found[begin:] in _PUBLISHED_EXAMPLES
+            masked = self.masked[found] = found if plain else found[:begin] + hint + "***"
+        return masked
 
     def _shapes(self, text, pattern, reach):
         """Mask the matches of one structural rule (see _SHAPE_RULES)."""
@@ -3187,9 +3299,26 @@ class _Redactor:
         return _apply_edits(text, edits)
 
     def _plain(self, body):
-        """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-...)."""
-        return len(set(body)) < 3 or set(body) <= set("xX*0.-_#<>") \
-            or bool(self.identifier.fullmatch(body))
+        """True for placeholders (ghp_xxxx...) and identifiers (sk-learn-..., hf_required...)."""
+        chars = set(body)
+        return len(chars) < 3 or chars <= _STAND_IN_CHARS \
+            or bool(self.identifier.fullmatch(body)) or self._filler(body) or self._wordy(body) \
+            or self._repeating(body)
+
+    def _repeating(self, body):
+        """True if 3/4 of *body* repeat the character before (``5555555dAAAAA7777777``).
+
+        Bodies over 256 characters are not stand-ins (and not worth the count).
+        """
+        size = len(body)
+        return 8 <= size <= 256 and self.run_of_four.search(body) is not None and \
+            4 * sum(len(m.group()) - 1 for m in self.repeat_run.finditer(body)) >= 3 * size
+
+    def _mixed_case(self, value):
+        """True for letters in random case (``suYoXmiNQWhasI``), not words or a camelCase name."""
+        words = self.camel.findall(value)
+        return len(value) >= 10 and not value.islower() and not value.isupper() \
+            and len(value) < 3 * len(words)
 
     def _url(self, match):
         userinfo = match.group("ui")
@@ -3203,6 +3332,8 @@ class _Redactor:
             return "://***@"
         if match.group("hook"):
             path = match.group("path")
+            if self._filler(path):
+                return match.group()  # hooks.slack.com/services/Txxxxxxxx/Bxxxxxxxx/xxxx
             if match.group("hook").endswith("bot"):  # Telegram: bot<token>/method
                 head, slash, tail = path.partition("/")
                 return f"://{match.group('hook')}***{slash}{tail}"
@@ -3269,9 +3400,11 @@ class _Redactor:
             elif value is not None and value[0] != "{" and value != "\\":
                 begin, done = match.span(4)
                 end = done
-                quoted = value[0] in "\"'"
+                quoted = value[0] in "\"'`"
                 if quoted:
                     begin, end, value = begin + 1, end - 1, text[begin + 1:end - 1]
+                    if text[end] == "`" and (" " in value or "$(" in value):
+                        value = ""  # a shell command's output, not a Go raw string
                 else:
                     value = text[begin:end]
                     if start and text[start - 1] in "?&":  # in a URL query & ends the value
@@ -3301,7 +3434,75 @@ class _Redactor:
                 value = match.group("v").strip("'\"")
                 if self.secret_value(3, value, True):
                     edits.append((match.start("v"), match.end("v"), "***"))
+        if "curl" in low:
+            for match in self.curl_user.finditer(text):
+                self._curl_user(text, match.start(1), match.end(1), edits)
+        if "bundle_" in low:
+            for match in self.bundle_re.finditer(low):
+                value = text[match.start("v"):match.end("v")]
+                if "__" in match.group("n") and not value.endswith(":") \
+                        and not self._stand_in(value):
+                    edits.append((match.start("v"), match.end("v"), "***"))
+        if "value=" in low:
+            for match in self.key_value_attr.finditer(low):
+                kind = self.kind(text[match.start(2):match.end(2)])
+                if kind and kind not in ("authorization", "cookie") and self.secret_value(
+                        kind, text[match.start(4):match.end(4)], True):
+                    edits.append((match.start(4), match.end(4), "***"))
+        if "data:" in low and "secret" in low:
+            self._kube_secret(text, low, edits)
+        if ">\n" in text or ">\r\n" in text:  # <apiToken>, the value on its own line, </apiToken>
+            for match in self.element_value.finditer(low):
+                if match.end(2) - match.start(2) < 3:
+                    continue  # too short to be masked
+                kind = self.kind(text[match.start(1):match.end(1)])
+                if kind and kind not in ("authorization", "cookie") and self.secret_value(
+                        kind, text[match.start(2):match.end(2)], True):
+                    edits.append((match.start(2), match.end(2), "***"))
         return _apply_edits(text, edits)
+
+    def _curl_user(self, text, begin, end, edits):
+        """Mask the password of curl's ``-u user:password`` (the user if it is all there is)."""
+        if end - begin < 4 or text[begin] == "<":
+            return  # "a:b" is too short to hold a password worth masking; <user:password>
+        if text[begin] in "\"'" and text.count(text[begin], begin, end) == 2 \
+                and text[end - 1] == text[begin]:
+            begin, end = begin + 1, end - 1  # "user:password" quoted whole
+        colon = text.find(":", begin, end)
+        if colon >= 0 and ('"' in text[begin:colon] or "'" in text[begin:colon]):
+            quote, colon = "", -1  # "user":"password": the first colon outside quotes
+            for at in range(begin, end):
+                if text[at] in "\"'":
+                    quote = "" if quote == text[at] else quote or text[at]
+                elif text[at] == ":" and not quote:
+                    colon = at
+                    break
+        if colon < 0:
+            return
+        first, last = colon + 1, end
+        if last - first >= 2 and text[first] in "\"'" and text[last - 1] == text[first]:
+            first, last = first + 1, last - 1
+        if first == last:  # "token:" - the user part is the secret
+            first, last = begin, colon
+            if last - first >= 2 and text[first] in "\"'" and text[last - 1] == text[first]:
+                first, last = first + 1, last - 1
+        value = text[first:last]
+        if value.startswith(("$", "[", "{{", "<")) or value in ("pass", "pwd", "test") \
+                or not self.secret_value(3, value, True):
+            return  # common stand-ins: user:pass, $USER:$PASS, <user:password>
+        edits.append((first, last, "***"))
+
+    def _kube_secret(self, text, low, edits):
+        """Mask the entries under ``data:``/``stringData:`` of a Kubernetes Secret document."""
+        starts = [0] + [m.end() for m in self.doc_sep.finditer(low)] + [len(low)]
+        for doc_start, doc_end in zip(starts, starts[1:]):
+            if not self.kube_kind.search(low, doc_start, doc_end):
+                continue
+            for block in self.kube_data.finditer(low, doc_start, doc_end):
+                for entry in self.kube_entry.finditer(low, block.start(2), block.end(2)):
+                    value = text[entry.start(2):entry.end(2)]
+                    if len(value) >= 10 and not self._stand_in(value):
+                        edits.append((entry.start(2), entry.end(2), "***"))
 
     @staticmethod
     def _replayable(text, match, kind, op):
@@ -3343,6 +3544,8 @@ class _Redactor:
         quoted = found.lastindex is not None
         begin, end = (found.span(found.lastindex) if quoted else found.span())
         value = text[begin:end]
+        if text[at] == "{" and self.camel_name.fullmatch(value):
+            return found.end()  # {SumoAccessKey}: a template's name
         if self.secret_value(kind, value, tight or quoted):
             edits.append((begin, end, "***"))
         return found.end()
@@ -3358,7 +3561,8 @@ class _Redactor:
         value = found.group()
         word = match.string[match.start():match.start("adj")]
         if word == "bearer":
-            secret = "***" not in value and (len(value) >= 20 or any(c.isdigit() for c in value))
+            secret = (len(value) >= 20 or any(c.isdigit() for c in value)) \
+                and not self._stand_in(value)
         else:
             secret = word in _ADJACENT_WORDS and not self.token_start.match(value) \
                 and self.random_looking(value, hex_ok=word != "key")
@@ -3384,8 +3588,8 @@ class _Redactor:
         if found is None:
             return at
         value = found.group().rstrip()
-        if "***" not in value and value.lower() not in _PLACEHOLDERS and (
-                scheme or not self.plain_words.fullmatch(value)):
+        stand_in = value.startswith(("$", "<", "{", "[", "%", "..")) or self._stand_in(value)
+        if not stand_in and (scheme or not self.plain_words.fullmatch(value)):
             edits.append((found.start(), found.start() + len(value), "***"))
         return found.end()
 

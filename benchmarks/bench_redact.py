@@ -99,7 +99,15 @@ LINEAR_FLOOR_MS = 5.0   # quarter-size timings below this are compared against i
 MORE_UNITS = [("'password_' * N", "password_"), ("'a-' * N", "a-"), ("'a.' * N", "a."),
               ("'api-' * N", "api-"), ("'http://' * N", "http://"), ("'x=' * N", "x="),
               ("'aB3+/xY7' * 8 * N (base64-like words)", "aB3+/xY7" * 8),
-              ("'aB3+/xY7' * 5 + '==\\n' * N", "aB3+/xY7" * 5 + "==\n")]
+              ("'aB3+/xY7' * 5 + '==\\n' * N", "aB3+/xY7" * 5 + "==\n"),
+              # the passes of issue 22 part 3: curl -u, Kubernetes Secret data,
+              # XML values on their own line, two-part JWTs, identifiers after a prefix
+              ("'curl -u a:b ' * N", "curl -u a:b "),
+              ("'kind: secret\\ndata:\\n  a: bbbbbbbbbbbb\\n' * N",
+               "kind: secret\ndata:\n  a: bbbbbbbbbbbb\n"),
+              ("'<apiToken>\\n  x\\n</apiToken>\\n' * N", "<apiToken>\n  x\n</apiToken>\n"),
+              ("'eyJaaaaaaaaaa.eyJbbbbbbbbbb ' * N", "eyJaaaaaaaaaa.eyJbbbbbbbbbb "),
+              ("'hf_requiredCharacteristicTypes ' * N", "hf_requiredCharacteristicTypes ")]
 
 
 def more_inputs(size=SIZE):
