@@ -2860,8 +2860,9 @@ _AUTH_PARAM_SCHEMES = frozenset(("digest", "aws4-hmac-sha256", "signature", "oau
 # Words that, followed by a random-looking token, mark it as a secret
 # ("token 9f8e7d...", "api key x7Gk...").  After a bare "key" a digest or
 # UUID is not enough.
-_ADJACENT_WORDS = frozenset(("password", "passwd", "passphrase", "secret", "token", "apikey",
-                             "api key", "api_key", "api-key", "credential", "key"))
+_ADJACENT_WORDS = frozenset(("password", "passwd", "passphrase", "pwd", "secret", "token",
+                             "apikey", "api key", "api_key", "api-key", "credential", "cred",
+                             "key"))
 # Values that stand for a secret rather than being one.
 _PLACEHOLDERS = frozenset((
     "true", "false", "null", "none", "nil", "undefined", "yes", "no", "on", "off", "required",
@@ -3039,7 +3040,7 @@ class _Redactor:
             r"[ \t]{0,16}(?P<op>=>|:::=|::=|:=|\?=|\.=|=|:(?![/:])|>|(?(q),|(?!)))[ \t]{0,16}"
             r"(?P<v>\"(?:[^\"\\\n]|\\.){0,4096}\"|'[^'\n]{0,4096}'|`[^`\n]{0,4096}`"
             r"|[^\s\"'`,;<>(){}\[\]|]{1,4096})?"
-            r"|(?P<adj>s?[ \t]+(?:is[ \t]+|was[ \t]+)?)(?=[\"'`]?[a-z0-9+/_.=~-]{12}))")
+            r"|(?P<adj>s?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)(?=[\"'`]?[a-z0-9+/_.=~-]{12}))")
         self.name_run = re.compile(r"[a-z0-9_.$\-]{0,64}")
         self.quoted = re.compile(r"\"((?:[^\"\\\n]|\\.){0,4096})\"|'([^'\n]{0,4096})'")
         self.escaped = re.compile(r"\\\"((?:[^\"\\\n]|\\[^\"]){0,4096})\\\"")

@@ -5958,6 +5958,20 @@ def test_empty_notepad_keeps_the_prompt_byte_identical(home, agent):
     assert home.scheduler.notepad.render(job["id"]) == ""
 
 
+def test_a_notepad_value_after_creds_is_masked_in_the_output_document(home, agent):
+    """Issue 22.2: a note "creds <key>" reached the document's prompt section raw."""
+    job = home.add_job("@hourly", "Check the db.")
+    home.set_note(job["id"], "db", "creds xK9mP2qL7vN4wqZ8rT")
+    home.set_note(job["id"], "api", "the credentials are Qm7xT2pLw9Vz4KsN8rYb")
+    home.run_job(job["id"])
+    assert "- db: creds xK9mP2qL7vN4wqZ8rT" in agent[0]  # the agent gets its notes as they are
+    [name] = os.listdir(os.path.join(home.path, "output", job["id"]))
+    with open(os.path.join(home.path, "output", job["id"], name), encoding="utf-8") as f:
+        doc = f.read()
+    assert "- db: creds ***\n" in doc and "- api: the credentials are ***\n" in doc
+    assert "xK9mP2qL7vN4wqZ8rT" not in doc and "Qm7xT2pLw9Vz4KsN8rYb" not in doc
+
+
 def test_script_fence_survives_backticks_in_output(home, agent, tmp_path):
     script(tmp_path, "ticks.sh", "echo 'a ``` b'\n")
     job = home.add_job("@hourly", "Go.", script="ticks.sh")
