@@ -9741,7 +9741,7 @@ def _systemd_daemon(unit, command):
 
 
 def _systemd_pair(unit, command, calendar, description):
-    description = _unit_escape(description)
+    description = description.replace("%", "%%")  # a specifier there; no escapes
     return (f"# {unit}.service\n[Unit]\nDescription={description}\n\n[Service]\nType=oneshot\n"
             f"ExecStart=/bin/sh -c {_unit_escape(_shell_quote(command))}\n\n"
             f"# {unit}.timer\n[Unit]\nDescription={description} (timer)\n\n[Timer]\n"
@@ -9761,7 +9761,7 @@ def _cron_escape(line):
 
 
 def _unit_escape(value):
-    """A unit file value systemd reads back as written: ``%`` specifiers, ``$``
+    """A command line systemd reads back as written: ``%`` specifiers, ``$``
     variables and ``\\`` escapes are doubled."""
     return value.replace("\\", "\\\\").replace("%", "%%").replace("$", "$$")
 
