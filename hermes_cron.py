@@ -5113,20 +5113,43 @@ _FAILURE_TYPES = (
 )
 
 
+_SIGNATURE_CHARS = 200  # of the normalised error, hashed into the incident id
+# The units of a measured time.  A time ("took 2.5s", "idle for 603 s", "retry in
+# 12.5 seconds", "2h 13m") differs from run to run of one failure, so the
+# signature reads each as "#s"; other numbers (status and exit codes) still
+# tell errors apart.  The 0.22 fork's rule, which ids must agree with.
+_DURATION_UNITS = ("ms", "s", "sec", "secs", "second", "seconds", "m", "min", "mins", "minute",
+                   "minutes", "h", "hr", "hrs", "hour", "hours")
+_DURATION_MASK = "#s"
+_DURATION_PATTERN = r"\b\d+(?:\.\d+)?\s*(?:%s)\b" % "|".join(_DURATION_UNITS)
+
+
 def _normalize_error(error):
-    return " ".join(str(error).split()).lower()
+    # Whitespace runs to one space, stripped, lowercased: str.split() and re's
+    # \s agree on what whitespace is.
+    return " ".join(str(error or "").split()).lower()
+
+
+def _signature_text(error):
+    """The part of an error its incident id hashes: normalised, times masked, 200 characters."""
+    import re
+
+    return re.sub(_DURATION_PATTERN, _DURATION_MASK, _normalize_error(error))[:_SIGNATURE_CHARS]
 
 
 def incident_id(job_id, error):
     """Return the incident id of a job's error: ``job_id[:6] + "_" + error_sig``.
 
-    ``error_sig = sha256(job_id + normalize(error)[:200]).hexdigest()[:12]``,
-    where ``normalize`` collapses whitespace and lowercases, so errors that
-    differ only in case or spacing share one incident.
+    ``error_sig = sha256(job_id + signature)[:12]`` (hex), where the signature
+    is the error with whitespace collapsed, lowercased, every measured time
+    (a number and a unit: ``60s``, ``2.5 s``, ``12 seconds``, ``5 min``,
+    ``2h``) replaced by ``#s``, and cut to its first 200 characters.  So
+    errors that differ only in case, spacing or a measured time share one
+    incident, and the id is the one upstream Hermes 0.22 gives them.
     """
     import hashlib
 
-    sig = hashlib.sha256(job_id.encode() + _normalize_error(error)[:200].encode()).hexdigest()
+    sig = hashlib.sha256(job_id.encode() + _signature_text(error).encode()).hexdigest()
     return f"{job_id[:6]}_{sig[:12]}"
 
 
