@@ -5118,10 +5118,10 @@ _SIGNATURE_CHARS = 200  # of the normalised error, hashed into the incident id
 # 12.5 seconds", "2h 13m") differs from run to run of one failure, so the
 # signature reads each as "#s"; other numbers (status and exit codes) still
 # tell errors apart.  The 0.22 fork's rule, which ids must agree with.
-_DURATION_UNITS = ("ms", "s", "sec", "secs", "second", "seconds", "m", "min", "mins", "minute",
+_SIG_TIME_UNITS = ("ms", "s", "sec", "secs", "second", "seconds", "m", "min", "mins", "minute",
                    "minutes", "h", "hr", "hrs", "hour", "hours")
-_DURATION_MASK = "#s"
-_DURATION_PATTERN = r"\b\d+(?:\.\d+)?\s*(?:%s)\b" % "|".join(_DURATION_UNITS)
+_SIG_TIME_MASK = "#s"
+_SIG_TIME_PATTERN = r"\b\d+(?:\.\d+)?\s*(?:%s)\b" % "|".join(_SIG_TIME_UNITS)
 
 
 def _normalize_error(error):
@@ -5134,7 +5134,7 @@ def _signature_text(error):
     """The part of an error its incident id hashes: normalised, times masked, 200 characters."""
     import re
 
-    return re.sub(_DURATION_PATTERN, _DURATION_MASK, _normalize_error(error))[:_SIGNATURE_CHARS]
+    return re.sub(_SIG_TIME_PATTERN, _SIG_TIME_MASK, _normalize_error(error))[:_SIGNATURE_CHARS]
 
 
 def incident_id(job_id, error):
@@ -5749,14 +5749,19 @@ class _Outcome:
 
     ``status`` is the job's ``last_status`` (``ok``, ``error`` or
     ``blocked_config``); ``response`` the text a delivery would carry;
-    ``silent`` True when there is nothing to deliver.
+    ``silent`` True when there is nothing to deliver.  ``error`` is what the
+    ledger, the job and the incident keep; ``detail``, when set, what the run
+    document shows in its place.
     """
 
-    __slots__ = ("status", "response", "error", "silent", "prompt", "note", "warning")
+    __slots__ = ("status", "response", "error", "silent", "prompt", "note", "warning",
+                 "detail")
 
-    def __init__(self, status, response="", error=None, silent=False, prompt=None, note=None):
+    def __init__(self, status, response="", error=None, silent=False, prompt=None, note=None,
+                 detail=None):
         self.status, self.response, self.error = status, response, error
         self.silent, self.prompt, self.note = silent, prompt, note
+        self.detail = detail  # the document's fuller error (a traceback), if any
         self.warning = None  # e.g. background processes the run left behind
 
     @property
@@ -6166,9 +6171,12 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
     if outcome.response:
         lines += ["", "## Response", "", outcome.response.rstrip()]
     if outcome.error:
-        lines += ["", "## Error", "", "```", redact(outcome.error).rstrip(), "```"]
+        lines += ["", "## Error", "", "```", redact(outcome.detail or outcome.error).rstrip(),
+                  "```"]
     data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
-    stamp = when.astimezone(_UTC).strftime("%Y-%m-%d_%H-%M-%S")
+    # Named by the home's local time, as upstream names its documents: in a
+    # shared output folder the two kinds then sort together.
+    stamp = when.astimezone(_safe_zone(home, None)).strftime("%Y-%m-%d_%H-%M-%S")
     path = os.path.join(directory, f"{stamp}.md")
     try:
         tmp = _synced_temp(directory, ".output_", ".tmp", data)
@@ -6187,7 +6195,7 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
         raise _as_storage_error(exc, path) from None
     finally:
         os.unlink(tmp)
-    _prune_outputs(directory, home.settings["output_retention"])
+    _prune_outputs(home, directory, home.settings["output_retention"])
     return path
 
 
@@ -6209,10 +6217,12 @@ def _list_outputs(directory):
 def _docs_by_time(home, directory):
     """A job's run documents as ``[(name, head)]``, oldest first by run time.
 
-    hermes_cron names documents by UTC time, upstream by the home's zone:
-    in a shared home the names do not sort in time order.  A document's
-    time is its ``Run Time`` (upstream's may lack an offset: the home's
-    zone, which upstream wrote it in), else its name's stamp.
+    Names alone do not sort in time order: earlier hermes_cron releases
+    named documents by UTC time, upstream and this one by the home's zone
+    (which may have changed, and repeats an hour each autumn).  A
+    document's time is its ``Run Time`` (upstream's may lack an offset: the
+    home's zone, which upstream wrote it in), else its name's stamp, read in
+    the home's zone.
     """
     zone = _safe_zone(home, None)
     docs = []
@@ -6229,8 +6239,8 @@ def _doc_time(head, name, zone):
             when = datetime.strptime(text, fmt) if fmt else datetime.fromisoformat(text)
         except (TypeError, ValueError):
             continue
-        if when.tzinfo is None:  # upstream's local stamps; our names are UTC
-            when = when.replace(tzinfo=_UTC if fmt and "Execution" in head else zone)
+        if when.tzinfo is None:  # local stamps: upstream's run times, and names
+            when = when.replace(tzinfo=zone)
         return when.timestamp()
     return 0.0
 
@@ -6251,7 +6261,8 @@ def _read_head(path):
     return head
 
 
-def _prune_outputs(directory, keep):
+def _prune_outputs(home, directory, keep):
+    """Keep a job's newest *keep* run documents, newest by run time, not by name."""
     # Temp files of writers killed mid-write: a document is written in
     # milliseconds, so one older than a minute is nobody's any more.
     cutoff = time.time() - 60
@@ -6265,7 +6276,10 @@ def _prune_outputs(directory, keep):
                 pass
     if keep <= 0:
         return
-    for name in _list_outputs(directory)[:-keep]:
+    names = _list_outputs(directory)
+    if len(names) <= keep:
+        return
+    for name, _ in _docs_by_time(home, directory)[:-keep]:
         try:
             os.unlink(os.path.join(directory, name))
         except OSError:
@@ -6276,15 +6290,21 @@ def _prune_outputs(directory, keep):
 
 CRON_HINT = (
     "[IMPORTANT: This is a scheduled run of an existing cron job, not a conversation. "
-    "Three rules apply. 1) DELIVERY: your final response is delivered to the user "
+    "Four rules apply. 1) DELIVERY: your final response is delivered to the user "
     "automatically; do not send messages or deliver anything yourself, just write the report "
     "as your final answer. 2) SILENCE: if there is nothing new worth reporting, reply with "
     "exactly [SILENT] and nothing else, which suppresses delivery; never combine [SILENT] with "
-    "other content. 3) NO SCHEDULING: do the task now; never create, change or schedule cron "
-    "jobs because the prompt mentions a schedule such as 'every Monday' or 'daily at 9', as "
-    "that phrasing describes this job.]\n\n"
+    "other content. [SILENT] is a fixed ASCII code, not a word: write it exactly so, never "
+    "translated or reworded, in whatever language the rest of your answer is. 3) FAILURE: if "
+    "this run must be recorded as failed (say, a step you handed to a helper failed), make "
+    "[CRON_FAILURE] the whole first line of your response and explain the failure on the lines "
+    "after it; the marker anywhere else counts for nothing. 4) NO SCHEDULING: do the task now; "
+    "never create, change or schedule cron jobs because the prompt mentions a schedule such as "
+    "'every Monday' or 'daily at 9', as that phrasing describes this job.]\n\n"
 )
 _SILENT_MARKERS = frozenset(("[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"))
+_CRON_FAILURE = "[CRON_FAILURE]"
+_NO_EVIDENCE = "the agent reported this run as failed ([CRON_FAILURE]) and gave no reason"
 _CONTEXT_CAP = 8000
 _TRUNCATED = "\n\n[... output truncated ...]"
 
@@ -6305,6 +6325,22 @@ def is_silent(response):
     lines = [line for line in text.splitlines() if line.strip()]
     candidates = [text] + ([lines[0], lines[-1]] if lines else [])
     return any(_silent_marker(c) for c in candidates)
+
+
+def _failure_evidence(response):
+    """Return the error of a response that declares its run failed, else None.
+
+    A run failed when the response's first line is exactly ``[CRON_FAILURE]``
+    (trailing spaces aside); the lines after it are the error.  The marker
+    anywhere else (quoted, indented, mid-line) is plain text: a report that
+    mentions it stays a success.
+    """
+    if not isinstance(response, str):
+        return None
+    lines = response.splitlines()
+    if not lines or lines[0].rstrip() != _CRON_FAILURE:
+        return None
+    return "\n".join(lines[1:]).strip() or _NO_EVIDENCE
 
 
 def _silent_marker(text):
@@ -7040,7 +7076,13 @@ def _execute(home, job, eid, runs):
     except Exception as exc:  # a runner bug must end as a failed run, not a lost one
         import traceback
 
-        outcome = _Outcome("error", error=redact("".join(
+        # The exception first, as upstream keeps an agent's error: the incident
+        # id hashes the first 200 characters, which must tell errors apart (a
+        # traceback begins with this module's own frames).  The document keeps
+        # the traceback.
+        message = str(exc)
+        error = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+        outcome = _Outcome("error", error=_keep_tail(redact(error), _ERROR_CAP), detail=redact("".join(
             traceback.format_exception(type(exc), exc, exc.__traceback__)))[-_ERROR_CAP:])
     with runs.lock:
         outcome.warning = "; ".join(runs.left.pop(eid, ())) or None
@@ -7086,6 +7128,10 @@ def _execute_checked(home, job, eid, runs):
     if not isinstance(response, str) or not response.strip():
         return _Outcome("error", prompt=text, error="the agent returned an empty response")
     response = redact(response)
+    evidence = _failure_evidence(response)
+    if evidence is not None:  # the agent says the run failed: a failure, alerted as one
+        return _Outcome("error", response, prompt=text, error=evidence, note="failed (" +
+                        _CRON_FAILURE + ")")
     silent = is_silent(response)
     return _Outcome("ok", response, prompt=text, silent=silent,
                     note="silent ([SILENT])" if silent else None)
