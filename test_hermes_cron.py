@@ -6050,19 +6050,163 @@ def test_sp_child_that_closes_its_output_still_times_out(home, tmp_path):
     assert row["error"] == f"Script timed out after 1s: {job_script(home, job)}"
 
 
+def test_output_documents_are_named_by_the_homes_local_time(home, tmp_path, clock):
+    """Issue 23.9: as upstream names them (its clock's zone), not by UTC."""
+    write_config(home, {"timezone": "Asia/Tokyo"})
+    script(tmp_path, "s.sh", "echo out\n")
+    job = home.add_job("@hourly", "", script="s.sh", no_agent=True, tz="Europe/Berlin")
+    home.run_job(job["id"])
+    directory = os.path.join(home.path, "output", job["id"])
+    assert hc._list_outputs(directory) == ["2026-03-06_21-00-00.md"]  # 12:00 UTC in Tokyo
+    assert "**Run Time:** 2026-03-06T13:00:00+01:00\n" in only_output(home, job["id"])
+
+
+def test_output_pruning_keeps_the_newest_runs_by_time_not_by_name(home, tmp_path, clock):
+    """Issue 23.9: a folder shared with upstream (local names) and older UTC-named documents."""
+    write_config(home, {"timezone": "Asia/Tokyo", "output_retention": 2})
+    script(tmp_path, "s.sh", "echo out\n")
+    job = home.add_job("@hourly", "", script="s.sh", no_agent=True)
+    directory = tmp_path / "cron" / "output" / job["id"]
+    directory.mkdir(parents=True)
+    # Upstream's, 11:30 UTC: a Tokyo name, a Run Time without offset.
+    (directory / "2026-03-06_20-30-00.md").write_text(
+        f"# Cron Job: j\n\n**Job ID:** {job['id']}\n**Run Time:** 2026-03-06 20:30:00\n")
+    # An earlier hermes_cron's, 11:45 UTC: a UTC name.
+    (directory / "2026-03-06_11-45-00.md").write_text(
+        f"# Cron Job: j\n\n**Job ID:** {job['id']}\n**Execution:** e1\n"
+        f"**Run Time:** 2026-03-06T11:45:00+00:00\n")
+    home.run_job(job["id"])  # 12:00 UTC, named 21-00-00
+    # By name the newest two would be 21-00 and 20-30, dropping the 11:45 run.
+    assert sorted(os.listdir(directory)) == ["2026-03-06_11-45-00.md", "2026-03-06_21-00-00.md"]
+
+
+@pytest.mark.slow
+def test_output_documents_of_both_programs_sort_in_run_order(tmp_path):
+    """Issue 23.9: upstream runs, then hermes_cron: by name the later run sorts last."""
+    hermes = upstream_hermes("0.22.2.post1")
+    root = tmp_path / "hermes"
+    (root / "scripts").mkdir(parents=True)
+    (root / "scripts" / "ok.sh").write_text("echo hello\n")
+    (root / "config.yaml").write_text("timezone: Asia/Tokyo\n")
+    assert ours(root, "add", "every 1m", "--script", "ok.sh", "--no-agent", "--name",
+                "both").returncode == 0
+    job_id = json.loads(ours(root, "list", "--json").stdout)[0]["id"]
+    # Not the other way round: upstream replaces a document of the same second.
+    for run in (hermes, ours):
+        assert run(root, "run", "both").returncode == 0
+    directory = root / "cron" / "output" / job_id
+    names = sorted(os.listdir(directory))
+    heads = [hc._read_head(str(directory / name)) for name in names]
+    assert ["Execution" in head for head in heads] == [False, True]
+    ran = datetime.fromisoformat(heads[1]["Run Time"]).astimezone(ZoneInfo("Asia/Tokyo"))
+    assert names[1][:19] == ran.strftime("%Y-%m-%d_%H-%M-%S")  # perhaps "_2": the same second
+
+
 # ---- 14.2 the prompt contract and the notepad ----------------------------------------
 
 
-def test_cron_hint_states_the_three_rules():
+def test_cron_hint_states_the_four_rules():
     hint = hc.CRON_HINT
     assert hint.startswith("[IMPORTANT: This is a scheduled run of an existing cron job")
     assert hint.endswith("]\n\n")
-    for rule in ("DELIVERY: your final response is delivered to the user automatically",
+    for rule in ("Four rules apply. 1) DELIVERY: your final response is delivered to the user "
+                 "automatically",
                  "reply with exactly [SILENT] and nothing else",
                  "never combine [SILENT] with other content",
+                 # Issue 23.3: the token is never translated, and the failure marker.
+                 "[SILENT] is a fixed ASCII code, not a word: write it exactly so, never "
+                 "translated or reworded",
+                 "3) FAILURE: if this run must be recorded as failed",
+                 "make [CRON_FAILURE] the whole first line of your response and explain the "
+                 "failure on the lines after it",
+                 "4) NO SCHEDULING",
                  "never create, change or schedule cron jobs"):
         assert rule in hint
     assert hc._scan_prompt(hint)[1] is None
+
+
+# Issue 23.3: (response, the error it declares, or None for a plain answer).
+CRON_FAILURE_CASES = [
+    ("[CRON_FAILURE]\nThe delegated fetch failed: HTTP 502", "The delegated fetch failed: "
+                                                             "HTTP 502"),
+    ("[CRON_FAILURE]  \n\n  child 'sync' exited 3 \n\n", "child 'sync' exited 3"),
+    ("[CRON_FAILURE]\r\nline one\r\nline two", "line one\nline two"),
+    ("[CRON_FAILURE]\u2028after a line separator", "after a line separator"),
+    ("[CRON_FAILURE]", None),  # a failure with no reason given: the default text
+    ("[CRON_FAILURE]\n   \n", None),
+    (" [CRON_FAILURE]\nindented", "-"),
+    ("\n[CRON_FAILURE]\nsecond line", "-"),
+    ("[cron_failure]\nlower case", "-"),
+    ("[CRON_FAILURE] on the same line", "-"),
+    ("All fine. (No [CRON_FAILURE] today.)", "-"),
+    ("Report\n[CRON_FAILURE]\nquoted below the first line", "-"),
+    ("[SILENT]", "-"),
+    ("", "-"),
+]
+
+
+def test_cron_failure_evidence_is_the_lines_after_an_exact_first_line():
+    for response, evidence in CRON_FAILURE_CASES:
+        expected = None if evidence == "-" else evidence or hc._NO_EVIDENCE
+        assert hc._failure_evidence(response) == expected, response
+    assert hc._NO_EVIDENCE == ("the agent reported this run as failed ([CRON_FAILURE]) and "
+                               "gave no reason")
+
+
+_UPSTREAM_CRON_FAILURE = """\
+import json, sys
+from cron.scheduler import _cron_failure_marker_error
+for line in sys.stdin:
+    print(json.dumps(_cron_failure_marker_error(json.loads(line))))
+"""
+
+
+@pytest.mark.slow
+def test_cron_failure_marker_decides_as_upstream_0_22_does(tmp_path):
+    call = upstream_python("0.22.2.post1")
+    theirs = call(_UPSTREAM_CRON_FAILURE, [r for r, _ in CRON_FAILURE_CASES], tmp_path)
+    for (response, evidence), their in zip(CRON_FAILURE_CASES, theirs):
+        ours_ = hc._failure_evidence(response)
+        assert (ours_ is None) == (their is None), response
+        if evidence:  # with no reason given, each program words its own default
+            assert ours_ == their, response
+    assert theirs.count(None) == 8
+
+
+def test_cron_failure_first_line_fails_the_run_and_alerts_its_evidence(home, tmp_path):
+    alerts = tmp_path / "alerts.log"
+    answer = ("[CRON_FAILURE]\nThe delegated fetch failed: HTTP 502 after 2.5s\n"
+              "Nothing was summarised.")
+    home.runner = lambda prompt, job: answer
+    job = home.add_job("@hourly", "Summarise the feed.", name="feed", deliver=f"file:{alerts}")
+    row = home.run_job(job["id"])
+    evidence = "The delegated fetch failed: HTTP 502 after 2.5s\nNothing was summarised."
+    assert (row["status"], row["error"], row["delivery_outcome"]) == (
+        "failed", evidence, "delivered")
+    assert (home.job(job["id"])["last_status"], home.job(job["id"])["last_error"]) == (
+        "error", evidence)
+    (incident,) = home.incidents()
+    assert (incident["id"], incident["error"], incident["state"]) == (
+        hc.incident_id(job["id"], evidence), evidence, "alerted")
+    sent = alerts.read_text()
+    assert f"Cron job 'feed' ({job['id']}) failed at 2026-03-06T12:00:00+00:00:\n\n" \
+           f"{evidence}" in sent and "[CRON_FAILURE]" not in sent
+    doc = only_output(home, job["id"])
+    assert "**Status:** failed ([CRON_FAILURE])" in doc and f"## Response\n\n{answer}\n" in doc
+    # The marker anywhere but alone on the first line is an answer, delivered.
+    home.runner = lambda prompt, job: "All fine. (No [CRON_FAILURE] today.)"
+    row = home.run_job(job["id"])
+    assert (row["status"], row["delivery_outcome"]) == ("completed", "delivered")
+    assert home.incidents()[0]["state"] == "resolved"
+    assert alerts.read_text().rstrip().endswith("All fine. (No [CRON_FAILURE] today.)")
+
+
+def test_cron_failure_in_a_no_agent_scripts_output_is_plain_output(home, tmp_path):
+    # As upstream: the marker is the agent's word; a script's output is delivered verbatim.
+    script(tmp_path, "marker.sh", "printf '[CRON_FAILURE]\\nnot really\\n'\n")
+    job = home.add_job("@hourly", "", script="marker.sh", no_agent=True)
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("completed", None)
 
 
 @pytest.fixture
@@ -7546,6 +7690,38 @@ def test_dl_crash_around_the_send_never_sends_twice(tmp_path, _dl_env, _dl_hooks
     assert rows[0][:2] == (eid, status) and [s for _, s, _, _ in rows[1:]] == ["delivered"]
     assert hook.count(eid) == 1
     assert len(hook.requests) == 2
+
+
+def test_callable_runner_errors_are_told_apart_by_their_exception(home, tmp_path):
+    """Issue 23.2: the error leads with the exception, not this module's traceback frames."""
+    alerts = tmp_path / "alerts.log"
+    job = home.add_job("@hourly", "p", name="j", deliver=f"file:{alerts}")
+
+    def failing(exc):
+        def runner(prompt, job):
+            raise exc
+        return runner
+
+    home.runner = failing(RuntimeError("A"))
+    row = home.run_job(job["id"])
+    assert (row["status"], row["error"], row["delivery_outcome"]) == (
+        "failed", "RuntimeError: A", "delivered")
+    doc = only_output(home, job["id"])  # the document keeps the traceback
+    assert "## Error\n\n```\nTraceback (most recent call last):\n" in doc
+    assert "    raise exc\n" in doc and doc.endswith("\nRuntimeError: A\n```\n")
+    (a,) = home.incidents()
+    assert (a["id"], a["error"]) == (hc.incident_id(job["id"], "RuntimeError: A"),
+                                     "RuntimeError: A")
+    home.ack_incident(a["id"])
+    home.runner = failing(RuntimeError("B"))
+    assert home.run_job(job["id"])["delivery_outcome"] == "delivered"  # a new incident alerts
+    home.runner = failing(RuntimeError("A"))
+    assert home.run_job(job["id"])["delivery_outcome"] == "suppressed_acked"
+    home.runner = failing(KeyError())  # no message: the type alone
+    assert home.run_job(job["id"])["error"] == "KeyError"
+    assert sorted((i["error"], i["state"]) for i in home.incidents()) == [
+        ("KeyError", "alerted"), ("RuntimeError: A", "closed"), ("RuntimeError: B", "alerted")]
+    assert home.job(job["id"])["last_error"] == "KeyError"
 
 
 # ---- 17. the plan: deciding is pure (tables), and the tick's edges (issue 21) --------
