@@ -7080,10 +7080,14 @@ def _execute(home, job, eid, runs):
         # id hashes the first 200 characters, which must tell errors apart (a
         # traceback begins with this module's own frames).  The document keeps
         # the traceback.
-        message = str(exc)
+        try:
+            message = str(exc)
+        except Exception:  # an exception whose own __str__ fails
+            message = "(its message could not be read)"
         error = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-        outcome = _Outcome("error", error=_keep_tail(redact(error), _ERROR_CAP), detail=redact("".join(
-            traceback.format_exception(type(exc), exc, exc.__traceback__)))[-_ERROR_CAP:])
+        stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        outcome = _Outcome("error", error=_keep_tail(redact(error), _ERROR_CAP),
+                           detail=redact(stack)[-_ERROR_CAP:])
     with runs.lock:
         outcome.warning = "; ".join(runs.left.pop(eid, ())) or None
     return outcome
@@ -7130,8 +7134,8 @@ def _execute_checked(home, job, eid, runs):
     response = redact(response)
     evidence = _failure_evidence(response)
     if evidence is not None:  # the agent says the run failed: a failure, alerted as one
-        return _Outcome("error", response, prompt=text, error=evidence, note="failed (" +
-                        _CRON_FAILURE + ")")
+        return _Outcome("error", response, prompt=text, error=evidence,
+                        note=f"failed ({_CRON_FAILURE})")
     silent = is_silent(response)
     return _Outcome("ok", response, prompt=text, silent=silent,
                     note="silent ([SILENT])" if silent else None)

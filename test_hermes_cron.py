@@ -7723,6 +7723,13 @@ def test_callable_runner_errors_are_told_apart_by_their_exception(home, tmp_path
         ("KeyError", "alerted"), ("RuntimeError: A", "closed"), ("RuntimeError: B", "alerted")]
     assert home.job(job["id"])["last_error"] == "KeyError"
 
+    class Unreadable(Exception):
+        def __str__(self):
+            raise ValueError("no message for you")
+
+    home.runner = failing(Unreadable())
+    assert home.run_job(job["id"])["error"] == "Unreadable: (its message could not be read)"
+
 
 # ---- 17. the plan: deciding is pure (tables), and the tick's edges (issue 21) --------
 
