@@ -5666,8 +5666,8 @@ def test_incident_an_ack_under_either_ticker_silences_the_other(tmp_path):
     _make_due(root)
     assert hermes(root, "tick").returncode == 0  # 41s: withheld under upstream too
     assert incidents() == [(iid, "closed")]
-    assert [outcome for _, outcome, _ in ledger_errors(root)] == ["suppressed", "suppressed", "suppressed_acked", "suppressed",
-                          "suppressed_acked"]
+    assert [outcome for _, outcome, _ in ledger_errors(root)] == [
+        "suppressed", "suppressed", "suppressed_acked", "suppressed", "suppressed_acked"]
     took = [error.rsplit("took ", 1)[1] for _, _, error in ledger_errors(root)]
     assert took == ["2.5s", "2.162s", "12.5 seconds", "600 s", "41s"]
 
