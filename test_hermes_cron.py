@@ -12559,7 +12559,8 @@ def test_upstream_rows_are_read_by_name_in_the_forks_column_order(tmp_path, env)
 @pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
 def test_upstream_runs_and_documents_are_ordered_by_time_not_text(tmp_path, env, version):
     # Upstream stamps Berlin time (+01:00), we stamp UTC: by text "10:..Z" sorts
-    # before upstream's "11:..+01:00" although it is later.
+    # before upstream's "11:..+01:00" although it is later.  Documents are named
+    # in the home's zone by both (issue 23.9): by name too the newest is last.
     home = upstream_home(tmp_path, env, version)
     job = upstream_job(home, "ok-interval")
     row = home.run_job(job["id"])
@@ -12568,7 +12569,8 @@ def test_upstream_runs_and_documents_are_ordered_by_time_not_text(tmp_path, env,
     assert home.runs(job["id"], limit=1)[0]["id"] == row["id"]
     assert f"**Execution:** {row['id']}" in home.output(job["id"])
     names = [os.path.basename(d["file"]) for d in home.outputs(job["id"])]
-    assert names[-1] < names[0]  # newest last by time, first by name
+    ended = datetime.fromisoformat(row["finished_at"]).astimezone(ZoneInfo("Europe/Berlin"))
+    assert names == sorted(names) and names[-1] == ended.strftime("%Y-%m-%d_%H-%M-%S.md")
 
 
 @pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
