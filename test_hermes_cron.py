@@ -5200,9 +5200,9 @@ def test_ledger_names_jobs_whose_proven_rows_are_missing(home, clock):
 
 
 def expected_incident_id(job_id, error):
-    import hashlib
-
     normalized = " ".join(error.split()).lower()
+    normalized = re.sub(r"\b\d+(?:\.\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|"
+                        r"hours?)\b", "#s", normalized)  # SPEC 6.1: measured times masked
     sig = hashlib.sha256(job_id.encode() + normalized[:200].encode()).hexdigest()[:12]
     return f"{job_id[:6]}_{sig}"
 
@@ -5217,6 +5217,9 @@ def test_incident_id_follows_the_formula():
     long = "x" * 200
     assert hc.incident_id(job, long + "a") == hc.incident_id(job, long + "b")  # first 200 only
     assert a.startswith("5032b7_") and len(a) == 19
+    timed = "Provider read timed out after 60s (retry in 2.5 s)"
+    assert hc.incident_id(job, timed) == expected_incident_id(job, timed) == \
+        expected_incident_id(job, "provider read timed out after #s (retry in #s)")
 
 
 @pytest.mark.parametrize("error,kind", [
