@@ -10551,7 +10551,9 @@ class CronHome:
 
         Accepts the keyword arguments of ``add_job`` (``schedule`` and
         ``prompt`` included, not ``paused``/``reason``); ``None`` leaves a
-        field alone and ``""`` clears an optional one.
+        field alone and ``""`` clears an optional one (upstream's
+        ``reasoning_effort``, ``monitor_script``, ``monitor_url`` and
+        ``interpreter`` are then left out of the record).
         """
         _check_not_in_job(self.scheduler, "edit")
         unknown = set(changes) - _EDITABLE

@@ -10797,7 +10797,7 @@ def test_show_prints_one_job_in_full(cli, home, clock, ok_script, fail_script):
     view = json.loads(cli("show", bad["id"], "--json")[1])
     assert set(view) == {"job", "state", "paused_reason", "schedule", "expression", "zone",
                          "next_runs", "targets", "runs", "incidents", "notepad_keys",
-                         "unknown_fires"}
+                         "unknown_fires", "not_acted_on"}
     assert (view["job"]["id"], view["targets"], view["job"]["failure_streak"]) == (
         bad["id"], ["local"], 1)
     assert view["runs"][0]["status"] == "failed" and view["runs"][0]["duration_seconds"] >= 0
