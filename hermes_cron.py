@@ -2053,7 +2053,11 @@ def _stored_only_fields(fields, scripts_dir):
                 raise InvalidInputError("unknown reasoning_effort", fields[key],
                                         f"use {', '.join(_REASONING_EFFORTS)} ('' clears it)")
         elif key == "monitor_script":
-            _check_script(value, scripts_dir)
+            try:
+                _check_script(value, scripts_dir)
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"monitor_script: {exc.what}", exc.value,
+                                        exc.fix) from None
         elif key == "monitor_url":
             try:
                 parts = urlsplit(value)

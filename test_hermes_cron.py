@@ -12369,6 +12369,106 @@ def test_upstream_field_values_direct_suppressed_closed_at_and_null_claim(home, 
     assert hc.classify_failure("could not deliver: refused") == "delivery"
 
 
+# Upstream 0.22's fields that hermes_cron stores and does not act on (issue 23.7).
+STORED_ONLY = {"reasoning_effort": "high", "monitor_script": "watch.sh",
+               "interpreter": "~/venvs/report/bin/python"}
+
+
+def test_upstream_fields_are_stored_as_upstream_stores_them_and_cleared_by_blank(home, tmp_path):
+    (tmp_path / "scripts" / "watch.sh").write_text("echo same\n")
+    job = home.add_job("every 1h", "p", name="w", reasoning_effort=" HIGH ",
+                       monitor_script="watch.sh", interpreter="~/venvs/report/bin/python",
+                       failure_deliver="local")
+    stored = json.loads(jobs_bytes(home))["jobs"][0]
+    assert {k: stored.get(k, "absent") for k in (*STORED_ONLY, "monitor_url",
+                                                 "failure_deliver")} == dict(
+        STORED_ONLY, monitor_url="absent", failure_deliver="local")
+    assert home.add_job("every 1h", "p", reasoning_effort="disabled")["reasoning_effort"] \
+        == "none"
+    # A monitor URL replaces the script only once the script is cleared, as upstream.
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.edit_job("w", monitor_url="https://example.com/status")
+    assert err.value.what == "monitor_script and monitor_url exclude each other"
+    edited = home.edit_job("w", monitor_script="", monitor_url="https://example.com/status",
+                           reasoning_effort="", interpreter="")
+    assert {k: edited.get(k, "absent") for k in (*STORED_ONLY, "monitor_url")} == {
+        "reasoning_effort": "absent", "monitor_script": "absent", "interpreter": "absent",
+        "monitor_url": "https://example.com/status"}
+    assert job["id"] == edited["id"]
+
+
+@pytest.mark.parametrize("field, value, what", [
+    ("reasoning_effort", "hgih", "unknown reasoning_effort"),
+    ("reasoning_effort", 3, "reasoning_effort must be text"),
+    ("monitor_script", "missing.sh", "monitor_script: script not found in the scripts dir {}"),
+    ("monitor_script", "../escape.sh", "monitor_script: script resolves outside the scripts "
+                                       "dir {}"),
+    ("monitor_url", "ftp://example.com/x", "monitor_url must be an http(s) URL"),
+    ("monitor_url", "https://", "monitor_url must be an http(s) URL"),
+    ("interpreter", "venv/bin/python", "interpreter must be an absolute or ~ path"),
+])
+def test_upstream_fields_refuse_what_upstream_refuses_naming_the_fix(home, field, value, what):
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.add_job("every 1h", "p", **{field: value})
+    assert (err.value.what, err.value.value) == (what.format(home.scripts_dir), value)
+    assert err.value.fix
+    assert home.jobs() == []
+
+
+def test_a_monitor_needs_an_agent(home, ok_script):
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.add_job("every 1h", "", script=ok_script, no_agent=True,
+                     monitor_url="https://example.com/x")
+    assert (err.value.what, err.value.fix) == (
+        "a monitor needs an agent to wake, and no_agent runs none",
+        "drop --no-agent or the monitor")
+
+
+def test_doctor_and_show_name_each_upstream_field_this_runner_ignores(home, cli, tmp_path):
+    (tmp_path / "scripts" / "watch.sh").write_text("echo same\n")
+    write_config(home, {"agent": {"command": "cat"}})
+    job = home.add_job("every 1h", "p", name="w", **STORED_ONLY)
+    home.add_job("every 1h", "p", name="plain")
+    found = [(f["job_id"], f["message"]) for f in home.doctor()["findings"]
+             if f["code"] == "upstream_field_ignored"]
+    tail = "is stored for upstream Hermes, but this runner does not act on it: "
+    assert found == [
+        (job["id"], f"reasoning_effort='high' {tail}the agent runs at its own default effort; "
+                    f"to clear it: edit {job['id']} --reasoning-effort ''"),
+        (job["id"], f"monitor_script='watch.sh' {tail}the agent runs at every due slot, "
+                    f"whatever the monitor would print; to clear it: edit {job['id']} "
+                    f"--monitor-script ''"),
+        (job["id"], f"interpreter='~/venvs/report/bin/python' {tail}a .py script runs as its "
+                    f"#! line says, else under hermes_cron's Python; to clear it: edit "
+                    f"{job['id']} --interpreter ''")]
+    assert home.doctor()["ok"] is False  # a finding: the job asked for what it does not get
+    rc, out, _ = cli("show", "w")
+    assert rc == 0 and "ignored    stored for upstream Hermes, not acted on here: " \
+        "reasoning_effort=high, monitor_script=watch.sh, interpreter=~/venvs/report/bin/python" \
+        in out.splitlines()
+    assert json.loads(cli("show", "w", "--json")[1])["not_acted_on"] == list(STORED_ONLY)
+    assert json.loads(cli("show", "plain", "--json")[1])["not_acted_on"] == []
+    assert "ignored" not in cli("show", "plain")[1]
+    home.edit_job("w", reasoning_effort="", monitor_script="", interpreter="")
+    assert not [f for f in home.doctor()["findings"] if f["code"] == "upstream_field_ignored"]
+
+
+def test_a_jobs_file_carries_upstream_fields_through_export_and_apply(home, tmp_path):
+    (tmp_path / "scripts" / "watch.sh").write_text("echo same\n")
+    home.add_job("0 9 * * *", "p", name="w", **STORED_ONLY)
+    entries = json.loads(home.export("jobs"))
+    assert entries == [dict(STORED_ONLY, name="w", schedule="0 9 * * *", prompt="p",
+                            deliver="local")]
+    entries[0]["reasoning_effort"] = "low"
+    del entries[0]["interpreter"]
+    plan = home.apply(entries)
+    assert plan[0]["changes"] == [
+        {"field": "reasoning_effort", "from": "high", "to": "low"},
+        {"field": "interpreter", "from": "~/venvs/report/bin/python", "to": None}]
+    assert {k: home.job("w").get(k) for k in STORED_ONLY} == dict(
+        STORED_ONLY, reasoning_effort="low", interpreter=None)
+
+
 # Round trips with the real upstream program.  .ci/run installs both
 # versions in throwaway venvs and names their ``hermes`` here; elsewhere
 # these tests skip, saying how to run them.
