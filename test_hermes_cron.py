@@ -13258,6 +13258,128 @@ def test_deliveries_json_rows_carry_the_job_id_and_decoded_fields(cli, home, tmp
     assert (row["job_json"], row["job_id"], row["targets"]) == ("{broken", None, [])
 
 
+# Every flag of upstream 0.22's 'cron create' and 'cron edit' (hermes_cli/subcommands/
+# cron.py), routines' --kanban-* aside: the README's parity count.
+UPSTREAM_CREATE_FLAGS = (
+    "--name", "--deliver", "--failure-deliver", "--repeat", "--skill", "--script",
+    "--no-agent", "--monitor-script", "--monitor-url", "--workdir", "--model", "--pin",
+    "--provider", "--reasoning-effort", "--interpreter", "--continuity", "--paused",
+    "--paused-reason")
+UPSTREAM_EDIT_FLAGS = (
+    "--schedule", "--prompt", "--name", "--deliver", "--failure-deliver", "--repeat", "--skill",
+    "--add-skill", "--remove-skill", "--clear-skills", "--script", "--no-agent", "--agent",
+    "--continuity", "--no-continuity", "--monitor-script", "--monitor-url", "--workdir",
+    "--model", "--pin", "--unpin", "--provider", "--reasoning-effort", "--interpreter")
+PARITY_KEYS = ("name", "prompt", "skills", "skill", "model", "provider", "script", "no_agent",
+               "context_from", "repeat", "enabled", "state", "paused_reason", "next_run_at",
+               "deliver", "workdir", "failure_deliver", *STORED_ONLY, "monitor_url")
+
+
+def parity_view(job):
+    return {k: job.get(k, "absent") for k in PARITY_KEYS}
+
+
+def test_cli_add_and_edit_take_every_upstream_0_22_flag(cli, home, tmp_path, ok_script):
+    script(tmp_path, "watch.sh", "echo same\n")
+    write_config(home, {"agent": {"provider": "openai", "model": "gpt-main"}})
+    wd = str(tmp_path)
+    creates = [
+        ["every 1h", "hello", "--name", "a", "--deliver", "local", "--failure-deliver", "local",
+         "--repeat", "3", "--skill", "s1", "--script", ok_script, "--monitor-script",
+         "watch.sh", "--workdir", wd, "--pin", "--provider", "openai", "--reasoning-effort",
+         "XHIGH", "--interpreter", "~/py", "--continuity", "--paused", "--paused-reason",
+         "review first"],
+        ["every 1h", "--name", "b", "--script", ok_script, "--no-agent", "--pin", "--model",
+         "own"],
+        ["every 1h", "hi", "--name", "c", "--monitor-url", "https://example.com/s"]]
+    edits = [
+        ["a", "--schedule", "every 2h", "--prompt", "new", "--name", "a2", "--deliver", "local",
+         "--failure-deliver", "", "--repeat", "0", "--add-skill", "s3", "--remove-skill", "s1",
+         "--script", "", "--agent", "--no-continuity", "--monitor-script", "",
+         "--monitor-url", "https://example.com/x", "--workdir", "", "--unpin", "--provider", "",
+         "--reasoning-effort", "", "--interpreter", ""],
+        ["a2", "--monitor-url", "", "--script", ok_script, "--no-agent", "--skill", "s9",
+         "--continuity", "--pin", "--model", "own2"],
+        ["a2", "--clear-skills"]]
+    used = {w for argv in creates for w in argv if w.startswith("--")}
+    assert used >= set(UPSTREAM_CREATE_FLAGS)
+    assert {w for argv in edits for w in argv if w.startswith("--")} >= set(UPSTREAM_EDIT_FLAGS)
+    for argv in creates:
+        rc, _, err = cli("add", *argv)
+        assert rc == 0, err
+    a = home.job("a")
+    assert parity_view(a) == dict(
+        name="a", prompt="hello", skills=["s1"], skill="s1", model="gpt-main", provider="openai",
+        script=ok_script, no_agent=False, context_from=["self"],
+        repeat={"times": 3, "completed": 0}, enabled=False, state="paused",
+        paused_reason="review first", next_run_at=None, deliver="local", workdir=wd,
+        failure_deliver="local", reasoning_effort="xhigh", monitor_script="watch.sh",
+        interpreter="~/py", monitor_url="absent")
+    assert (home.job("b")["model"], home.job("b")["no_agent"]) == ("own", True)
+    assert home.job("c")["monitor_url"] == "https://example.com/s"
+    rc, _, err = cli("edit", *edits[0])
+    assert rc == 0, err
+    assert parity_view(home.job("a2")) == dict(
+        parity_view(a), name="a2", prompt="new", skills=["s3"], skill="s3", model=None,
+        provider=None, script=None, context_from=None, repeat={"times": None, "completed": 0},
+        workdir=None, failure_deliver="absent", reasoning_effort="absent",
+        monitor_script="absent", interpreter="absent", monitor_url="https://example.com/x")
+    assert home.job("a2")["schedule"]["minutes"] == 120
+    for argv in edits[1:]:
+        rc, _, err = cli("edit", *argv)
+        assert rc == 0, err
+    a2 = home.job("a2")
+    assert (a2["skills"], a2["no_agent"], a2["script"], a2["context_from"], a2["model"],
+            a2["provider"], a2.get("monitor_url", "absent")) == (
+        [], True, ok_script, ["self"], "own2", None, "absent")
+
+
+def test_cli_pin_copies_the_model_a_run_would_use_and_says_when_there_is_none(cli, home):
+    rc, _, err = cli("add", "every 1h", "p", "--name", "n", "--pin")
+    assert rc == 0 and "warning: --pin: config agent.model is not set, so there is no model " \
+        "to pin; the job follows the config" in err
+    assert (home.job("n")["model"], home.job("n")["provider"]) == (None, None)
+    write_config(home, {"agent": {"provider": "acme"},
+                        "providers": {"acme": {"base_url": "https://acme.example/v1",
+                                               "model": "acme-large"}}})
+    assert cli("edit", "n", "--pin")[0] == 0
+    assert (home.job("n")["model"], home.job("n")["provider"]) == ("acme-large", "acme")
+    write_config(home, {"agent": {"provider": "acme", "model": "other"}})
+    assert cli("edit", "n", "--pin")[0] == 0  # pinned already: kept, as upstream
+    assert home.job("n")["model"] == "acme-large"
+    assert cli("edit", "n", "--unpin", "--model", "mine")[0] == 0  # --model wins
+    assert (home.job("n")["model"], home.job("n")["provider"]) == ("mine", "acme")
+    rc, _, err = cli("edit", "n", "--pin", "--unpin")
+    assert rc == 2 and "not allowed with argument" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["add", "every 1h", "p", "--reasoning-effort", "hgih"],
+     "error: unknown reasoning_effort: 'hgih': use none, minimal, low, medium, high, xhigh, "
+     "max, ultra ('' clears it)"),
+    (["add", "every 1h", "p", "--paused-reason", "why"],
+     "error: a pause reason needs --paused: 'why': add --paused or drop --reason"),
+    (["add", "every 1h", "p", "--monitor-url", "https://a.example", "--monitor-script",
+      "ok.sh"], "error: monitor_script and monitor_url exclude each other"),
+    (["add", "every 1h", "--schedule", "every 2h"],
+     "error: the schedule is given twice: 'every 2h': give it once: as an argument or as "
+     "--schedule"),
+    (["add", "--prompt", "p"], "error: a schedule is needed"),
+    (["add", "every 1h", "p", "--interpreter", "python3"],
+     "error: interpreter must be an absolute or ~ path: 'python3'"),
+])
+def test_cli_upstream_flags_refuse_bad_values_with_exit_2(cli, home, ok_script, argv, message):
+    rc, _, err = cli(*argv)
+    assert (rc, message in err) == (2, True), err
+    assert home.jobs() == []
+
+
+def test_cli_add_takes_schedule_and_prompt_as_options_as_hermes_agent_mcp_passes_them(cli, home):
+    rc, _, err = cli("create", "--name", "m", "--schedule", "every 2h", "--prompt", "hi")
+    assert rc == 0, err
+    assert (home.job("m")["schedule_display"], home.job("m")["prompt"]) == ("every 120m", "hi")
+
+
 @pytest.mark.slow
 def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
     env = dict(env, HERMES_CRON_HOME=str(tmp_path / "cron"),
