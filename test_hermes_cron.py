@@ -13381,6 +13381,211 @@ def test_cli_add_takes_schedule_and_prompt_as_options_as_hermes_agent_mcp_passes
 
 
 @pytest.mark.slow
+def test_upstream_0_22_and_hermes_cron_store_the_same_fields_for_the_same_flags(tmp_path):
+    hermes = upstream_hermes("0.22.2.post1")
+    roots = {}
+    for who in ("upstream", "ours"):
+        root = roots[who] = tmp_path / who
+        (root / "scripts").mkdir(parents=True)
+        (root / "scripts" / "ok.sh").write_text("echo done\n")
+        (root / "scripts" / "watch.sh").write_text("echo same\n")
+        (root / "cron").mkdir()
+    (tmp_path / "wd").mkdir()
+    create = ["every 1h", "hello", "--name", "a", "--deliver", "local", "--failure-deliver",
+              "local", "--repeat", "3", "--skill", "s1", "--script", "ok.sh",
+              "--monitor-script", "watch.sh", "--workdir", str(tmp_path / "wd"), "--model", "m1",
+              "--provider", "openai", "--reasoning-effort", "XHIGH", "--interpreter", "~/py",
+              "--continuity", "--paused", "--paused-reason", "review first"]
+    edit = ["a", "--schedule", "every 2h", "--prompt", "new", "--name", "a2",
+            "--failure-deliver", "", "--repeat", "0", "--add-skill", "s3", "--remove-skill", "s1",
+            "--script", "", "--no-continuity", "--monitor-script", "", "--monitor-url",
+            "https://example.com/x", "--workdir", "", "--unpin", "--reasoning-effort", "",
+            "--interpreter", ""]
+
+    def stored(who):
+        job = json.loads((roots[who] / "cron" / "jobs.json").read_text())["jobs"][0]
+        # upstream writes null where hermes_cron leaves an unset optional field out
+        return {k: None if v == "absent" else v for k, v in parity_view(job).items()}
+
+    for argv in (["create", *create], ["edit", *edit]):
+        theirs, mine = hermes(roots["upstream"], *argv), ours(roots["ours"], *argv)
+        assert (theirs.returncode, mine.returncode) == (0, 0), (theirs.stdout, mine.stderr)
+        assert stored("ours") == stored("upstream"), argv[0]
+    assert stored("ours")["monitor_url"] == "https://example.com/x"
+
+
+def client_env(tmp_path, **extra):
+    """PATH with a two-line ``hermes`` that is hermes_cron: ``hermes cron X`` runs
+    ``python -m hermes_cron X``; the clock is pinned, so records are exact."""
+    shim = tmp_path / "bin" / "hermes"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\n[ "$1" = cron ] && shift; PYTHONPATH=\'{HERE}\' exec '
+                    f'\'{sys.executable}\' -m hermes_cron "$@"\n')
+    shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
+    env.update(PATH=f"{shim.parent}{os.pathsep}{env.get('PATH', '')}", TZ="UTC",
+               HOME=str(tmp_path / "user"), HERMES_CRON_NOW="2026-03-06T12:00:00+00:00",
+               **extra)
+    return env
+
+
+def client(variable, what):
+    path = os.environ.get(variable)
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip(f"{what} is not installed here: set {variable} to its executable "
+                    f"(.ci/run installs it from the package index in a throwaway venv)")
+    return path
+
+
+def client_job(path, **fields):
+    """The one record a client made, as hermes_cron writes it at the pinned time."""
+    jobs = json.loads(path.read_text())["jobs"]
+    assert len(jobs) == 1
+    job = jobs[0]
+    record = {"id": job["id"], "name": "?", "prompt": "?", "skills": [], "skill": None,
+              "model": None, "provider": None, "base_url": None, "script": None,
+              "no_agent": False, "context_from": None, "schedule": "?",
+              "schedule_display": "?", "repeat": {"times": None, "completed": 0},
+              "enabled": True, "state": "scheduled", "paused_at": None, "paused_reason": None,
+              "created_at": "2026-03-06T12:00:00+00:00", "next_run_at": "?",
+              "last_run_at": None, "last_status": None, "last_error": None,
+              "last_delivery_error": None, "failure_streak": 0, "deliver": "local",
+              "workdir": None, "tz": None}
+    record.update(fields)
+    assert job == record
+    return job
+
+
+@pytest.mark.slow
+def test_hermes_agent_mcp_drives_hermes_cron_over_stdio(tmp_path):
+    """hermes-agent-mcp 0.1.1, the real server, over stdio JSON-RPC: each of its cron tools."""
+    import queue
+
+    server = client("HERMES_CRON_TEST_MCP", "hermes-agent-mcp 0.1.1")
+    root = tmp_path / "hermes"
+    (root / "cron").mkdir(parents=True)
+    (root / "cron" / "config.json").write_text('{"agent": {"command": "cat"}}')
+    env = client_env(tmp_path, HERMES_HOME=str(root))
+    proc = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env)
+    replies = queue.Queue()
+    threading.Thread(target=lambda: [replies.put(json.loads(line)) for line in proc.stdout],
+                     daemon=True).start()
+    ids = iter(range(1, 100))
+
+    def rpc(method, params):
+        n = next(ids)
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method,
+                                     "params": params}) + "\n")
+        proc.stdin.flush()
+        while True:
+            reply = replies.get(timeout=120)  # a hang cap, not a speed check
+            if reply.get("id") == n:
+                assert "error" not in reply, reply
+                return reply["result"]
+
+    def tool(tool_name, **arguments):
+        result = rpc("tools/call", {"name": tool_name, "arguments": arguments})
+        return json.loads(result["content"][0]["text"])
+
+    try:
+        hello = rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "clientInfo": {"name": "hermes_cron tests", "version": "1"}})
+        assert hello["serverInfo"]["name"] == "hermes-agent-mcp"
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0",
+                                     "method": "notifications/initialized"}) + "\n")
+        tools = {t["name"] for t in rpc("tools/list", {})["tools"]}
+        assert {"cron_list", "cron_create", "cron_edit", "cron_run", "cron_runs"} <= tools
+        status = json.loads(rpc("tools/call", {"name": "hermes_status", "arguments": {}})
+                            ["content"][0]["text"])
+        assert status["cli"]["ok"] and status["cli"]["stdout"].startswith("hermes_cron ")
+        made = tool("cron_create", name="digest", schedule="every 2h", prompt="Summarise",
+                    deliver="local")
+        assert made["ok"], made
+        assert made["command"] == ("hermes cron create --name digest --schedule every 2h "
+                                   "--prompt Summarise --deliver local")
+        store = root / "cron" / "jobs.json"
+        job = client_job(store, name="digest", prompt="Summarise",
+                         schedule={"kind": "interval", "minutes": 120, "display": "every 120m"},
+                         schedule_display="every 120m", next_run_at="2026-03-06T14:00:00+00:00")
+        edited = tool("cron_edit", job_id="digest", schedule="0 9 * * *", model="m2",
+                      reasoning_effort="high")
+        assert edited["ok"] and "reasoning_effort='high' is stored for upstream Hermes, but " \
+            "this runner does not act on it" in edited["stderr"], edited
+        client_job(store, name="digest", prompt="Summarise", model="m2",
+                   schedule={"kind": "cron", "expr": "0 9 * * *", "display": "0 9 * * *"},
+                   schedule_display="0 9 * * *", next_run_at="2026-03-07T09:00:00+00:00",
+                   reasoning_effort="high")
+        listed = tool("cron_list")
+        assert listed["ok"] and f"{job['id']}  digest" in listed["stdout"]
+        ran = tool("cron_run", job_id=job["id"])
+        assert ran["ok"], ran
+        runs = tool("cron_runs", job_id="digest")
+        assert runs["ok"] and "completed" in runs["stdout"], runs
+        assert tool("cron_edit", job_id="digest")["error"] == "nothing to change"
+        refused = tool("cron_edit", job_id="digest", reasoning_effort="hgih")
+        assert (refused["exit_code"], "unknown reasoning_effort: 'hgih'" in refused["stderr"]) \
+            == (2, True)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+@pytest.mark.slow
+def test_hermes_jobctl_applies_its_example_specs_through_hermes_cron(tmp_path):
+    """hermes-jobctl 0.1.1 (with click, which it does not declare): its example specs and
+    its scaffold, applied, updated, suspended, resumed and deleted."""
+    jobctl = client("HERMES_CRON_TEST_JOBCTL", "hermes-jobctl 0.1.1")
+    env = client_env(tmp_path)  # no HERMES_HOME: it reads ~/.hermes/cron/jobs.json
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    examples = os.environ.get("HERMES_CRON_TEST_JOBCTL_EXAMPLES")
+    for name in sorted(os.listdir(examples)) if examples else ():
+        shutil.copy(os.path.join(examples, name), specs / name)
+
+    def run(*argv):
+        r = subprocess.run([jobctl, *argv], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0, (argv, r.stdout, r.stderr)
+        return r.stdout
+
+    run("new", "nightly", "--schedule", "every 24h", "--dir", str(specs))
+    made = run("apply", str(specs)).splitlines()
+    names = sorted(p[:-3] for p in os.listdir(specs))
+    assert sorted(line.split(": ")[1] for line in made) == names
+    store = tmp_path / "user" / ".hermes" / "cron" / "jobs.json"
+    jobs = {j["name"]: j for j in json.loads(store.read_text())["jobs"]}
+    assert sorted(jobs) == names
+    day = {"kind": "interval", "minutes": 1440, "display": "every 1440m"}
+    for job in jobs.values():
+        assert (job["schedule"], job["deliver"], job["enabled"], job["next_run_at"]) == (
+            day, "local", True, "2026-03-07T12:00:00+00:00")
+    assert jobs["nightly"]["prompt"] == "Write the agent prompt below (Markdown body; not " \
+                                        "YAML).\n\n- …"
+    # Every spec drifts on 'schedule' only: upstream, too, stores 'every 1440m'.
+    rows = json.loads(run("status", str(specs), "--json"))
+    assert {(r["name"], r["status"], r["notes"]) for r in rows} == {
+        (n, "pending_apply", "schedule") for n in names}
+    # A second apply edits every job in place (--repeat 0, --deliver '', --script '', ...).
+    again = run("apply", str(specs))
+    assert again.count("[updated]") == len(names)
+    nightly = specs / "nightly.md"
+    nightly.write_text(nightly.read_text().replace("# suspend: false", "suspend: true")
+                       .replace("# repeat: 10", "repeat: 10"))
+    run("apply", str(nightly))
+    job = {j["name"]: j for j in json.loads(store.read_text())["jobs"]}["nightly"]
+    assert (job["id"], job["enabled"], job["state"], job["paused_reason"], job["repeat"]) == (
+        jobs["nightly"]["id"], False, "paused", "paused by operator",
+        {"times": 10, "completed": 0})
+    nightly.write_text(nightly.read_text().replace("suspend: true", "suspend: false"))
+    run("apply", str(nightly))
+    job = {j["name"]: j for j in json.loads(store.read_text())["jobs"]}["nightly"]
+    assert (job["enabled"], job["state"], job["paused_reason"]) == (True, "scheduled", None)
+    for name in names:
+        assert run("delete", "--name", name).startswith(f"[removed] {name} (")
+    assert json.loads(store.read_text())["jobs"] == []
+
+@pytest.mark.slow
 def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
     env = dict(env, HERMES_CRON_HOME=str(tmp_path / "cron"),
                HERMES_CRON_NOW="2026-03-06T12:00:00+00:00")
