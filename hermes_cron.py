@@ -11397,8 +11397,8 @@ def _cmd_add(home, args):
         if option is not None:
             setattr(args, what, option)
     if args.schedule is None:
-        raise InvalidInputError("a schedule is needed", None,
-                                "e.g. add '0 9 * * 1-5' 'Summarise the news'")
+        raise InvalidInputError("the following arguments are required: SCHEDULE", None,
+                                "see 'python -m hermes_cron add --help'")
     fields = _job_fields_from(args, editing=False)
     fields["no_agent"] = bool(fields["no_agent"])
     fields["deliver"] = _with_ping(home, args)

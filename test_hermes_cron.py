@@ -13364,7 +13364,7 @@ def test_cli_pin_copies_the_model_a_run_would_use_and_says_when_there_is_none(cl
     (["add", "every 1h", "--schedule", "every 2h"],
      "error: the schedule is given twice: 'every 2h': give it once: as an argument or as "
      "--schedule"),
-    (["add", "--prompt", "p"], "error: a schedule is needed"),
+    (["add", "--prompt", "p"], "error: the following arguments are required: SCHEDULE"),
     (["add", "every 1h", "p", "--interpreter", "python3"],
      "error: interpreter must be an absolute or ~ path: 'python3'"),
 ])
