@@ -11321,7 +11321,7 @@ def _job_fields_from(args, editing, job=None):
         refs = fields["context_from"]
         if refs is None:
             refs = list((job or {}).get("context_from") or ())
-        refs = [r for r in refs if r.lower() != "self"]
+        refs = [r for r in refs if not (isinstance(r, str) and r.lower() == "self")]
         fields["context_from"] = refs + ["self"] if args.continuity else refs
     return fields
 
