@@ -1997,6 +1997,13 @@ def _check_job(job, settings, scripts_dir, now, zone):
         raise InvalidInputError("workdir must be an existing absolute directory", workdir,
                                 "create it or pass an absolute path")
     _check_base_url(job, settings)
+    if job.get("monitor_script") and job.get("monitor_url"):
+        raise InvalidInputError("monitor_script and monitor_url exclude each other",
+                                job["monitor_url"], "keep one: clear the other with ''")
+    if job.get("no_agent") and (job.get("monitor_script") or job.get("monitor_url")):
+        raise InvalidInputError("a monitor needs an agent to wake, and no_agent runs none",
+                                job.get("monitor_script") or job.get("monitor_url"),
+                                "drop --no-agent or the monitor")
     schedule = job["schedule"]
     if schedule["kind"] == "once" and not job.get("repeat", {}).get("completed"):
         run_at = parse_iso(schedule["run_at"])
@@ -2006,6 +2013,65 @@ def _check_job(job, settings, scripts_dir, now, zone):
             raise InvalidInputError(
                 f"one-shot time is more than {_ONESHOT_GRACE} s in the past",
                 schedule["run_at"], "give a future time, or 'in 5m'")
+
+
+# Fields upstream Hermes stores and acts on that this runner stores and does
+# not: what a run here does instead, for 'show' and doctor's
+# upstream_field_ignored.  Each is written only when set, as upstream writes
+# reasoning_effort and interpreter; '' clears one.
+_STORED_ONLY = {
+    "reasoning_effort": "the agent runs at its own default effort",
+    "monitor_script": "the agent runs at every due slot, whatever the monitor would print",
+    "monitor_url": "the agent runs at every due slot, whatever the URL returns",
+    "interpreter": "a .py script runs as its #! line says, else under hermes_cron's Python",
+}
+_REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max", "ultra")
+
+
+def _stored_only_fields(fields, scripts_dir):
+    """Validate and normalize the ``_STORED_ONLY`` fields in *fields*, as upstream does.
+
+    Returns ``{field: value}``, where None (from ``None`` or ``""``) means
+    unset.  ``reasoning_effort`` is one of upstream's levels, lowercased
+    (``false`` and ``disabled`` mean ``none``); ``monitor_script`` is a file
+    in *scripts_dir*; ``monitor_url`` an http(s) URL; ``interpreter`` an
+    absolute or ``~`` path, checked at run time upstream, so not here.
+    """
+    from urllib.parse import urlsplit
+
+    out = {}
+    for key, value in fields.items():
+        if value is not None and not isinstance(value, str):
+            raise InvalidInputError(f"{key} must be text", value, f"pass {key} as a string")
+        value = (value or "").strip() or None
+        if value is None:
+            pass
+        elif key == "reasoning_effort":
+            value = value.lower()
+            value = "none" if value in ("false", "disabled") else value
+            if value not in _REASONING_EFFORTS:
+                raise InvalidInputError("unknown reasoning_effort", fields[key],
+                                        f"use {', '.join(_REASONING_EFFORTS)} ('' clears it)")
+        elif key == "monitor_script":
+            try:
+                _check_script(value, scripts_dir)
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"monitor_script: {exc.what}", exc.value,
+                                        exc.fix) from None
+        elif key == "monitor_url":
+            try:
+                parts = urlsplit(value)
+                ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+            except ValueError:
+                ok = False
+            if not ok:
+                raise InvalidInputError("monitor_url must be an http(s) URL", value,
+                                        "use e.g. https://example.com/status")
+        elif key == "interpreter" and not value.startswith(("/", "~")):
+            raise InvalidInputError("interpreter must be an absolute or ~ path", value,
+                                    "use e.g. ~/venvs/report/bin/python")
+        out[key] = value
+    return out
 
 
 def _check_script(script, scripts_dir):
@@ -9268,6 +9334,24 @@ def _preflight(home, job):
             found.append(("skill_missing", f"skill {name!r} not found under {home.skills_dir}: "
                           f"create {os.path.join(home.skills_dir, name, 'SKILL.md')} or drop "
                           f"the skill"))
+    found += _upstream_fields_ignored(job)
+    return found
+
+
+def _upstream_fields_ignored(job):
+    """``[(code, message)]`` for each field of *job* upstream Hermes acts on and this
+    runner only stores (``_STORED_ONLY``): what a run does instead, and how to clear it.
+
+    A finding, not a note: the job asked for behaviour it does not get here.
+    """
+    found = []
+    for key, instead in _STORED_ONLY.items():
+        value = job.get(key)
+        if value not in (None, ""):
+            flag = "--" + key.replace("_", "-")
+            found.append(("upstream_field_ignored",
+                          f"{key}={value!r} is stored for upstream Hermes, but this runner does "
+                          f"not act on it: {instead}; to clear it: edit {job.get('id')} {flag} ''"))
     return found
 
 
@@ -9847,9 +9931,9 @@ def _unit_escape(value):
 
 _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model",
                  "api_key_env")
-_EDITABLE = frozenset(_PLAIN_FIELDS + ("schedule", "name", "deliver", "repeat", "skills",
-                                       "no_agent", "context_from", "failure_deliver",
-                                       "allow_scan"))
+_EDITABLE = frozenset(_PLAIN_FIELDS + tuple(_STORED_ONLY) + (
+    "schedule", "name", "deliver", "repeat", "skills", "no_agent", "context_from",
+    "failure_deliver", "allow_scan"))
 
 
 def _check_not_in_job(home, command):
@@ -9899,7 +9983,8 @@ def _plain_fields(fields, clearing=False):
 def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
              skills=None, script=None, no_agent=False, context_from=None, model=None,
              provider=None, base_url=None, workdir=None, paused=False, reason=None,
-             failure_deliver=None, allow_scan=None, api_key_env=None):
+             failure_deliver=None, allow_scan=None, api_key_env=None, reasoning_effort=None,
+             monitor_script=None, monitor_url=None, interpreter=None):
     """``CronHome.add_job`` on the scheduler *home* (its store may be a job list in memory)."""
     _check_not_in_job(home, "add")
     now = home.now()
@@ -9928,6 +10013,10 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
         deliver=_check_deliver(deliver))
     if failure_deliver:
         job["failure_deliver"] = _check_deliver(failure_deliver)
+    stored_only = _stored_only_fields(
+        {"reasoning_effort": reasoning_effort, "monitor_script": monitor_script,
+         "monitor_url": monitor_url, "interpreter": interpreter}, home.scripts_dir)
+    job.update((k, v) for k, v in stored_only.items() if v is not None)
     if reason and not paused:
         raise InvalidInputError("a pause reason needs --paused", reason,
                                 "add --paused or drop --reason")
@@ -10514,25 +10603,34 @@ class CronHome:
     def add_job(self, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
                 skills=None, script=None, no_agent=False, context_from=None, model=None,
                 provider=None, base_url=None, workdir=None, paused=False, reason=None,
-                failure_deliver=None, allow_scan=None, api_key_env=None):
+                failure_deliver=None, allow_scan=None, api_key_env=None,
+                reasoning_effort=None, monitor_script=None, monitor_url=None,
+                interpreter=None):
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
         ``InvalidInputError`` (nothing is written) for any invalid field.
+        *reasoning_effort*, *monitor_script*, *monitor_url* and *interpreter*
+        are upstream Hermes' fields, stored as it stores them and not acted on
+        here (``show`` and ``doctor`` say so).
         """
         return _add_job(self.scheduler, schedule, prompt, name=name, tz=tz, deliver=deliver,
                         repeat=repeat, skills=skills, script=script, no_agent=no_agent,
                         context_from=context_from, model=model, provider=provider,
                         base_url=base_url, workdir=workdir, paused=paused, reason=reason,
                         failure_deliver=failure_deliver, allow_scan=allow_scan,
-                        api_key_env=api_key_env)
+                        api_key_env=api_key_env, reasoning_effort=reasoning_effort,
+                        monitor_script=monitor_script, monitor_url=monitor_url,
+                        interpreter=interpreter)
 
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
 
         Accepts the keyword arguments of ``add_job`` (``schedule`` and
         ``prompt`` included, not ``paused``/``reason``); ``None`` leaves a
-        field alone and ``""`` clears an optional one.
+        field alone and ``""`` clears an optional one (upstream's
+        ``reasoning_effort``, ``monitor_script``, ``monitor_url`` and
+        ``interpreter`` are then left out of the record).
         """
         _check_not_in_job(self.scheduler, "edit")
         unknown = set(changes) - _EDITABLE
@@ -10560,6 +10658,13 @@ class CronHome:
                     new["failure_deliver"] = _check_deliver(changes["failure_deliver"])
                 else:
                     new.pop("failure_deliver", None)
+            stored_only = {k: v for k, v in changes.items() if k in _STORED_ONLY
+                           and v is not None}
+            for key, value in _stored_only_fields(stored_only, scripts_dir).items():
+                if value is None:
+                    new.pop(key, None)
+                else:
+                    new[key] = value
             if changes.get("name") is not None:
                 new["name"] = _job_name(changes["name"], new)
                 _check_name([j for j in jobs if j is not job], new)
@@ -11003,22 +11108,55 @@ def _parser():
                        help="dead man's switch: GET URL/start, then URL or URL/fail "
                             "(healthchecks.io, Cronitor)" + ("; '' removes it" if editing
                                                              else ""))
+        p.add_argument("--continuity", action="store_const", const=True,
+                       help="add the job's own latest output to its prompt (--context-from "
+                            "self)")
+        pin = p.add_mutually_exclusive_group()
+        pin.add_argument("--pin", action="store_true", default=None,
+                         help="set --model and --provider to config agent's, so a later "
+                              "change there leaves this job alone (ignored with --model)")
+        # Upstream's: stored as it stores them, not acted on here ('show', 'doctor').
+        clears = "; '' clears it" if editing else ""
+        stored = "upstream Hermes' field, stored but not acted on here" + clears
+        p.add_argument("--reasoning-effort", metavar="LEVEL",
+                       help=f"none, minimal, low, medium, high, xhigh, max or ultra: {stored}")
+        p.add_argument("--monitor-script", metavar="NAME",
+                       help=f"a script in the scripts dir whose changed output wakes the "
+                            f"agent: {stored}")
+        p.add_argument("--monitor-url", metavar="URL",
+                       help=f"an http(s) URL whose changed body wakes the agent: {stored}")
+        p.add_argument("--interpreter", metavar="PATH",
+                       help=f"the Python (absolute or ~) for a .py script: {stored}")
         if editing:
             p.add_argument("--schedule", help="a new schedule")
             p.add_argument("--prompt", help="a new prompt")
             p.add_argument("--agent", action="store_false", dest="no_agent",
                            help="run the agent again (undo --no-agent)")
             p.add_argument("--clear-skills", action="store_true", help="remove all skills")
+            p.add_argument("--add-skill", action="append", dest="add_skills", metavar="SKILL",
+                           help="add a skill, keeping the others (repeatable)")
+            p.add_argument("--remove-skill", action="append", dest="remove_skills",
+                           metavar="SKILL", help="remove one skill (repeatable)")
+            p.add_argument("--no-continuity", action="store_const", const=False,
+                           dest="continuity", help="drop 'self' from --context-from")
+            pin.add_argument("--unpin", action="store_false", dest="pin",
+                             help="clear --model and --provider (the config's apply again)")
 
     p = command("list", "list the jobs")
     p.add_argument("--all", action="store_true", help="include completed jobs")
     p = command("add", "add a job", aliases=("create",))
-    p.add_argument("schedule", metavar="SCHEDULE",
+    p.add_argument("schedule", metavar="SCHEDULE", nargs="?",
                    help="'0 9 * * 1-5', 'every 30m', 'weekdays at 9:30', 'in 45m', ISO time")
-    p.add_argument("prompt", metavar="PROMPT", nargs="?", default="", help="what the agent does")
+    p.add_argument("prompt", metavar="PROMPT", nargs="?", help="what the agent does")
+    # hermes-agent-mcp 0.1.1 passes both as options; upstream takes neither.
+    p.add_argument("--schedule", dest="schedule_option", metavar="SCHEDULE",
+                   help="the schedule, as an option")
+    p.add_argument("--prompt", dest="prompt_option", metavar="PROMPT",
+                   help="the prompt, as an option")
     job_fields(p, editing=False)
     p.add_argument("--paused", action="store_true", help="create the job paused")
-    p.add_argument("--reason", help="why it is paused (with --paused)")
+    p.add_argument("--reason", "--paused-reason", dest="reason",
+                   help="why it is paused (with --paused)")
     p = command("edit", "change a job")
     p.add_argument("job", metavar="JOB", help="job id or name")
     job_fields(p, editing=True)
@@ -11236,17 +11374,54 @@ def _list_zone(home, job):
     return _safe_zone(home, job)
 
 
-def _job_fields_from(args, editing):
+def _job_fields_from(args, editing, job=None):
+    """The ``add_job``/``edit_job`` keywords *args* give; *job* is the one edited."""
     fields = {key: getattr(args, key, None) for key in (
         "name", "tz", "deliver", "failure_deliver", "repeat", "skills", "script", "no_agent",
-        "context_from", "model", "provider", "base_url", "workdir", "allow_scan", "api_key_env")}
+        "context_from", "model", "provider", "base_url", "workdir", "allow_scan", "api_key_env")
+        + tuple(_STORED_ONLY)}
     if fields["allow_scan"] is not None:
         fields["allow_scan"] = [rule for rule in fields["allow_scan"] if rule]
     if editing:
         fields["schedule"], fields["prompt"] = args.schedule, args.prompt
         if args.clear_skills:
             fields["skills"] = []
+        elif fields["skills"] is None and (args.add_skills or args.remove_skills):
+            kept = [s for s in job.get("skills") or () if s not in (args.remove_skills or ())]
+            fields["skills"] = kept + [s for s in dict.fromkeys(args.add_skills or ())
+                                       if s not in kept]
+    if args.continuity is not None:  # upstream's spelling of 'self' in context_from
+        refs = fields["context_from"]
+        if refs is None:
+            refs = list((job or {}).get("context_from") or ())
+        refs = [r for r in refs if not (isinstance(r, str) and r.lower() == "self")]
+        fields["context_from"] = refs + ["self"] if args.continuity else refs
     return fields
+
+
+def _pin_fields(home, args, fields, job=None):
+    """Resolve ``--pin``/``--unpin`` into *fields*' model and provider, as upstream does.
+
+    ``--pin`` copies the model a run would use now (config agent.model, or
+    its provider's model) unless ``--model`` is given or the edited *job*
+    has one; ``--unpin`` clears both unless ``--model`` is given.
+    """
+    if args.pin is None or fields["model"] is not None:
+        return
+    if not args.pin:
+        fields["model"] = fields["provider"] = ""
+        return
+    if (job or {}).get("model"):
+        return
+    agent = home.settings.get("agent") or {}
+    provider = fields["provider"] or (job or {}).get("provider") or agent.get("provider")
+    model = agent.get("model") or (_provider_entry(home.scheduler, provider)[2]
+                                   if provider else None)
+    if not model:
+        print(f"{_PROG}: warning: --pin: config agent.model is not set, so there is no model "
+              f"to pin; the job follows the config", file=sys.stderr)
+        return
+    fields["model"], fields["provider"] = model, provider
 
 
 def _with_ping(home, args):
@@ -11287,18 +11462,32 @@ def _say_job(home, verb, job, args):
 
 
 def _cmd_add(home, args):
+    for what in ("schedule", "prompt"):
+        option = getattr(args, what + "_option")
+        if option is not None and getattr(args, what) is not None:
+            raise InvalidInputError(f"the {what} is given twice", option,
+                                    f"give it once: as an argument or as --{what}")
+        if option is not None:
+            setattr(args, what, option)
+    if args.schedule is None:
+        raise InvalidInputError("the following arguments are required: SCHEDULE", None,
+                                "see 'python -m hermes_cron add --help'")
     fields = _job_fields_from(args, editing=False)
     fields["no_agent"] = bool(fields["no_agent"])
     fields["deliver"] = _with_ping(home, args)
-    job = home.add_job(args.schedule, args.prompt, paused=args.paused, reason=args.reason,
-                       **fields)
+    _pin_fields(home, args, fields)
+    job = home.add_job(args.schedule, args.prompt or "", paused=args.paused,
+                       reason=args.reason, **fields)
     _warn_config(home)
     _say_job(home, "Created", job, args)
 
 
 def _cmd_edit(home, args):
-    job = home.edit_job(args.job, **dict(_job_fields_from(args, editing=True),
-                                         deliver=_with_ping(home, args)))
+    current = home.job(args.job) if args.add_skills or args.remove_skills or \
+        args.continuity is not None or args.pin is not None else None
+    fields = _job_fields_from(args, editing=True, job=current)
+    _pin_fields(home, args, fields, current)
+    job = home.edit_job(args.job, **dict(fields, deliver=_with_ping(home, args)))
     _warn_config(home)
     _say_job(home, "Updated", job, args)
 
@@ -11848,10 +12037,12 @@ def _status_count_rows(info):
 
 def _cmd_show(home, args):
     view = _job_view(home.scheduler, args.job)
+    job = view["job"]
+    # upstream Hermes' fields this runner stores and does not act on
+    view["not_acted_on"] = [k for k in _STORED_ONLY if job.get(k) not in (None, "")]
     if args.json:
         _print_json(view)
         return
-    job = view["job"]
     where = f"{view['expression']}, {view['zone']}" if view["expression"] and \
         view["expression"] != view["schedule"] else view["zone"]
     rows = [("job", _job_label(job)),
@@ -11869,6 +12060,9 @@ def _cmd_show(home, args):
             ("prompt", _one_line(job.get("prompt") or "-", 100))]
     if _allowed_rules(job):
         rows.append(("allows", "injection-scanner rules " + ", ".join(_allowed_rules(job))))
+    if view["not_acted_on"]:
+        rows.append(("ignored", "stored for upstream Hermes, not acted on here: " + ", ".join(
+            f"{k}={job[k]}" for k in view["not_acted_on"])))
     for key, value in rows:
         print(_printable(f"{key.ljust(9)}  {value}"))
     print("last runs" if view["runs"] else "last runs  none yet")

@@ -11166,7 +11166,7 @@ def test_show_prints_one_job_in_full(cli, home, clock, ok_script, fail_script):
     view = json.loads(cli("show", bad["id"], "--json")[1])
     assert set(view) == {"job", "state", "paused_reason", "schedule", "expression", "zone",
                          "next_runs", "targets", "runs", "incidents", "notepad_keys",
-                         "unknown_fires"}
+                         "unknown_fires", "not_acted_on"}
     assert (view["job"]["id"], view["targets"], view["job"]["failure_streak"]) == (
         bad["id"], ["local"], 1)
     assert view["runs"][0]["status"] == "failed" and view["runs"][0]["duration_seconds"] >= 0
@@ -12740,6 +12740,106 @@ def test_upstream_field_values_direct_suppressed_closed_at_and_null_claim(home, 
     assert hc.classify_failure("could not deliver: refused") == "delivery"
 
 
+# Upstream 0.22's fields that hermes_cron stores and does not act on (issue 23.7).
+STORED_ONLY = {"reasoning_effort": "high", "monitor_script": "watch.sh",
+               "interpreter": "~/venvs/report/bin/python"}
+
+
+def test_upstream_fields_are_stored_as_upstream_stores_them_and_cleared_by_blank(home, tmp_path):
+    (tmp_path / "scripts" / "watch.sh").write_text("echo same\n")
+    job = home.add_job("every 1h", "p", name="w", reasoning_effort=" HIGH ",
+                       monitor_script="watch.sh", interpreter="~/venvs/report/bin/python",
+                       failure_deliver="local")
+    stored = json.loads(jobs_bytes(home))["jobs"][0]
+    assert {k: stored.get(k, "absent") for k in (*STORED_ONLY, "monitor_url",
+                                                 "failure_deliver")} == dict(
+        STORED_ONLY, monitor_url="absent", failure_deliver="local")
+    assert home.add_job("every 1h", "p", reasoning_effort="disabled")["reasoning_effort"] \
+        == "none"
+    # A monitor URL replaces the script only once the script is cleared, as upstream.
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.edit_job("w", monitor_url="https://example.com/status")
+    assert err.value.what == "monitor_script and monitor_url exclude each other"
+    edited = home.edit_job("w", monitor_script="", monitor_url="https://example.com/status",
+                           reasoning_effort="", interpreter="")
+    assert {k: edited.get(k, "absent") for k in (*STORED_ONLY, "monitor_url")} == {
+        "reasoning_effort": "absent", "monitor_script": "absent", "interpreter": "absent",
+        "monitor_url": "https://example.com/status"}
+    assert job["id"] == edited["id"]
+
+
+@pytest.mark.parametrize("field, value, what", [
+    ("reasoning_effort", "hgih", "unknown reasoning_effort"),
+    ("reasoning_effort", 3, "reasoning_effort must be text"),
+    ("monitor_script", "missing.sh", "monitor_script: script not found in the scripts dir {}"),
+    ("monitor_script", "../escape.sh", "monitor_script: script resolves outside the scripts "
+                                       "dir {}"),
+    ("monitor_url", "ftp://example.com/x", "monitor_url must be an http(s) URL"),
+    ("monitor_url", "https://", "monitor_url must be an http(s) URL"),
+    ("interpreter", "venv/bin/python", "interpreter must be an absolute or ~ path"),
+])
+def test_upstream_fields_refuse_what_upstream_refuses_naming_the_fix(home, field, value, what):
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.add_job("every 1h", "p", **{field: value})
+    assert (err.value.what, err.value.value) == (what.format(home.scripts_dir), value)
+    assert err.value.fix
+    assert home.jobs() == []
+
+
+def test_a_monitor_needs_an_agent(home, ok_script):
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.add_job("every 1h", "", script=ok_script, no_agent=True,
+                     monitor_url="https://example.com/x")
+    assert (err.value.what, err.value.fix) == (
+        "a monitor needs an agent to wake, and no_agent runs none",
+        "drop --no-agent or the monitor")
+
+
+def test_doctor_and_show_name_each_upstream_field_this_runner_ignores(home, cli, tmp_path):
+    (tmp_path / "scripts" / "watch.sh").write_text("echo same\n")
+    write_config(home, {"agent": {"command": "cat"}})
+    job = home.add_job("every 1h", "p", name="w", **STORED_ONLY)
+    home.add_job("every 1h", "p", name="plain")
+    found = [(f["job_id"], f["message"]) for f in home.doctor()["findings"]
+             if f["code"] == "upstream_field_ignored"]
+    tail = "is stored for upstream Hermes, but this runner does not act on it: "
+    assert found == [
+        (job["id"], f"reasoning_effort='high' {tail}the agent runs at its own default effort; "
+                    f"to clear it: edit {job['id']} --reasoning-effort ''"),
+        (job["id"], f"monitor_script='watch.sh' {tail}the agent runs at every due slot, "
+                    f"whatever the monitor would print; to clear it: edit {job['id']} "
+                    f"--monitor-script ''"),
+        (job["id"], f"interpreter='~/venvs/report/bin/python' {tail}a .py script runs as its "
+                    f"#! line says, else under hermes_cron's Python; to clear it: edit "
+                    f"{job['id']} --interpreter ''")]
+    assert home.doctor()["ok"] is False  # a finding: the job asked for what it does not get
+    rc, out, _ = cli("show", "w")
+    assert rc == 0 and "ignored    stored for upstream Hermes, not acted on here: " \
+        "reasoning_effort=high, monitor_script=watch.sh, interpreter=~/venvs/report/bin/python" \
+        in out.splitlines()
+    assert json.loads(cli("show", "w", "--json")[1])["not_acted_on"] == list(STORED_ONLY)
+    assert json.loads(cli("show", "plain", "--json")[1])["not_acted_on"] == []
+    assert "ignored" not in cli("show", "plain")[1]
+    home.edit_job("w", reasoning_effort="", monitor_script="", interpreter="")
+    assert not [f for f in home.doctor()["findings"] if f["code"] == "upstream_field_ignored"]
+
+
+def test_a_jobs_file_carries_upstream_fields_through_export_and_apply(home, tmp_path):
+    (tmp_path / "scripts" / "watch.sh").write_text("echo same\n")
+    home.add_job("0 9 * * *", "p", name="w", **STORED_ONLY)
+    entries = json.loads(home.export("jobs"))
+    assert entries == [dict(STORED_ONLY, name="w", schedule="0 9 * * *", prompt="p",
+                            deliver="local")]
+    entries[0]["reasoning_effort"] = "low"
+    del entries[0]["interpreter"]
+    plan = home.apply(entries)
+    assert plan[0]["changes"] == [
+        {"field": "reasoning_effort", "from": "high", "to": "low"},
+        {"field": "interpreter", "from": "~/venvs/report/bin/python", "to": None}]
+    assert {k: home.job("w").get(k) for k in STORED_ONLY} == dict(
+        STORED_ONLY, reasoning_effort="low", interpreter=None)
+
+
 # Round trips with the real upstream program.  .ci/run installs both
 # versions in throwaway venvs and names their ``hermes`` here; elsewhere
 # these tests skip, saying how to run them.
@@ -13528,6 +13628,333 @@ def test_deliveries_json_rows_carry_the_job_id_and_decoded_fields(cli, home, tmp
     row = json.loads(cli("deliveries", "--json")[1])[0]
     assert (row["job_json"], row["job_id"], row["targets"]) == ("{broken", None, [])
 
+
+# Every flag of upstream 0.22's 'cron create' and 'cron edit' (hermes_cli/subcommands/
+# cron.py), routines' --kanban-* aside: the README's parity count.
+UPSTREAM_CREATE_FLAGS = (
+    "--name", "--deliver", "--failure-deliver", "--repeat", "--skill", "--script",
+    "--no-agent", "--monitor-script", "--monitor-url", "--workdir", "--model", "--pin",
+    "--provider", "--reasoning-effort", "--interpreter", "--continuity", "--paused",
+    "--paused-reason")
+UPSTREAM_EDIT_FLAGS = (
+    "--schedule", "--prompt", "--name", "--deliver", "--failure-deliver", "--repeat", "--skill",
+    "--add-skill", "--remove-skill", "--clear-skills", "--script", "--no-agent", "--agent",
+    "--continuity", "--no-continuity", "--monitor-script", "--monitor-url", "--workdir",
+    "--model", "--pin", "--unpin", "--provider", "--reasoning-effort", "--interpreter")
+PARITY_KEYS = ("name", "prompt", "skills", "skill", "model", "provider", "script", "no_agent",
+               "context_from", "repeat", "enabled", "state", "paused_reason", "next_run_at",
+               "deliver", "workdir", "failure_deliver", *STORED_ONLY, "monitor_url")
+
+
+def parity_view(job):
+    return {k: job.get(k, "absent") for k in PARITY_KEYS}
+
+
+def test_cli_add_and_edit_take_every_upstream_0_22_flag(cli, home, tmp_path, ok_script):
+    script(tmp_path, "watch.sh", "echo same\n")
+    write_config(home, {"agent": {"provider": "openai", "model": "gpt-main"}})
+    wd = str(tmp_path)
+    creates = [
+        ["every 1h", "hello", "--name", "a", "--deliver", "local", "--failure-deliver", "local",
+         "--repeat", "3", "--skill", "s1", "--script", ok_script, "--monitor-script",
+         "watch.sh", "--workdir", wd, "--pin", "--provider", "openai", "--reasoning-effort",
+         "XHIGH", "--interpreter", "~/py", "--continuity", "--paused", "--paused-reason",
+         "review first"],
+        ["every 1h", "--name", "b", "--script", ok_script, "--no-agent", "--pin", "--model",
+         "own"],
+        ["every 1h", "hi", "--name", "c", "--monitor-url", "https://example.com/s"]]
+    edits = [
+        ["a", "--schedule", "every 2h", "--prompt", "new", "--name", "a2", "--deliver", "local",
+         "--failure-deliver", "", "--repeat", "0", "--add-skill", "s3", "--remove-skill", "s1",
+         "--script", "", "--agent", "--no-continuity", "--monitor-script", "",
+         "--monitor-url", "https://example.com/x", "--workdir", "", "--unpin", "--provider", "",
+         "--reasoning-effort", "", "--interpreter", ""],
+        ["a2", "--monitor-url", "", "--script", ok_script, "--no-agent", "--skill", "s9",
+         "--continuity", "--pin", "--model", "own2"],
+        ["a2", "--clear-skills"]]
+    used = {w for argv in creates for w in argv if w.startswith("--")}
+    assert used >= set(UPSTREAM_CREATE_FLAGS)
+    assert {w for argv in edits for w in argv if w.startswith("--")} >= set(UPSTREAM_EDIT_FLAGS)
+    for argv in creates:
+        rc, _, err = cli("add", *argv)
+        assert rc == 0, err
+    a = home.job("a")
+    assert parity_view(a) == dict(
+        name="a", prompt="hello", skills=["s1"], skill="s1", model="gpt-main", provider="openai",
+        script=ok_script, no_agent=False, context_from=["self"],
+        repeat={"times": 3, "completed": 0}, enabled=False, state="paused",
+        paused_reason="review first", next_run_at=None, deliver="local", workdir=wd,
+        failure_deliver="local", reasoning_effort="xhigh", monitor_script="watch.sh",
+        interpreter="~/py", monitor_url="absent")
+    assert (home.job("b")["model"], home.job("b")["no_agent"]) == ("own", True)
+    assert home.job("c")["monitor_url"] == "https://example.com/s"
+    rc, _, err = cli("edit", *edits[0])
+    assert rc == 0, err
+    assert parity_view(home.job("a2")) == dict(
+        parity_view(a), name="a2", prompt="new", skills=["s3"], skill="s3", model=None,
+        provider=None, script=None, context_from=None, repeat={"times": None, "completed": 0},
+        workdir=None, failure_deliver="absent", reasoning_effort="absent",
+        monitor_script="absent", interpreter="absent", monitor_url="https://example.com/x")
+    assert home.job("a2")["schedule"]["minutes"] == 120
+    for argv in edits[1:]:
+        rc, _, err = cli("edit", *argv)
+        assert rc == 0, err
+    a2 = home.job("a2")
+    assert (a2["skills"], a2["no_agent"], a2["script"], a2["context_from"], a2["model"],
+            a2["provider"], a2.get("monitor_url", "absent")) == (
+        [], True, ok_script, ["self"], "own2", None, "absent")
+
+
+def test_cli_pin_copies_the_model_a_run_would_use_and_says_when_there_is_none(cli, home):
+    rc, _, err = cli("add", "every 1h", "p", "--name", "n", "--pin")
+    assert rc == 0 and "warning: --pin: config agent.model is not set, so there is no model " \
+        "to pin; the job follows the config" in err
+    assert (home.job("n")["model"], home.job("n")["provider"]) == (None, None)
+    write_config(home, {"agent": {"provider": "acme"},
+                        "providers": {"acme": {"base_url": "https://acme.example/v1",
+                                               "model": "acme-large"}}})
+    assert cli("edit", "n", "--pin")[0] == 0
+    assert (home.job("n")["model"], home.job("n")["provider"]) == ("acme-large", "acme")
+    write_config(home, {"agent": {"provider": "acme", "model": "other"}})
+    assert cli("edit", "n", "--pin")[0] == 0  # pinned already: kept, as upstream
+    assert home.job("n")["model"] == "acme-large"
+    assert cli("edit", "n", "--unpin", "--model", "mine")[0] == 0  # --model wins
+    assert (home.job("n")["model"], home.job("n")["provider"]) == ("mine", "acme")
+    rc, _, err = cli("edit", "n", "--pin", "--unpin")
+    assert rc == 2 and "not allowed with argument" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["add", "every 1h", "p", "--reasoning-effort", "hgih"],
+     "error: unknown reasoning_effort: 'hgih': use none, minimal, low, medium, high, xhigh, "
+     "max, ultra ('' clears it)"),
+    (["add", "every 1h", "p", "--paused-reason", "why"],
+     "error: a pause reason needs --paused: 'why': add --paused or drop --reason"),
+    (["add", "every 1h", "p", "--monitor-url", "https://a.example", "--monitor-script",
+      "ok.sh"], "error: monitor_script and monitor_url exclude each other"),
+    (["add", "every 1h", "--schedule", "every 2h"],
+     "error: the schedule is given twice: 'every 2h': give it once: as an argument or as "
+     "--schedule"),
+    (["add", "--prompt", "p"], "error: the following arguments are required: SCHEDULE"),
+    (["add", "every 1h", "p", "--interpreter", "python3"],
+     "error: interpreter must be an absolute or ~ path: 'python3'"),
+])
+def test_cli_upstream_flags_refuse_bad_values_with_exit_2(cli, home, ok_script, argv, message):
+    rc, _, err = cli(*argv)
+    assert (rc, message in err) == (2, True), err
+    assert home.jobs() == []
+
+
+def test_cli_add_takes_schedule_and_prompt_as_options_as_hermes_agent_mcp_passes_them(cli, home):
+    rc, _, err = cli("create", "--name", "m", "--schedule", "every 2h", "--prompt", "hi")
+    assert rc == 0, err
+    assert (home.job("m")["schedule_display"], home.job("m")["prompt"]) == ("every 120m", "hi")
+
+
+@pytest.mark.slow
+def test_upstream_0_22_and_hermes_cron_store_the_same_fields_for_the_same_flags(tmp_path):
+    hermes = upstream_hermes("0.22.2.post1")
+    roots = {}
+    for who in ("upstream", "ours"):
+        root = roots[who] = tmp_path / who
+        (root / "scripts").mkdir(parents=True)
+        (root / "scripts" / "ok.sh").write_text("echo done\n")
+        (root / "scripts" / "watch.sh").write_text("echo same\n")
+        (root / "cron").mkdir()
+    (tmp_path / "wd").mkdir()
+    create = ["every 1h", "hello", "--name", "a", "--deliver", "local", "--failure-deliver",
+              "local", "--repeat", "3", "--skill", "s1", "--script", "ok.sh",
+              "--monitor-script", "watch.sh", "--workdir", str(tmp_path / "wd"), "--model", "m1",
+              "--provider", "openai", "--reasoning-effort", "XHIGH", "--interpreter", "~/py",
+              "--continuity", "--paused", "--paused-reason", "review first"]
+    edit = ["a", "--schedule", "every 2h", "--prompt", "new", "--name", "a2",
+            "--failure-deliver", "", "--repeat", "0", "--add-skill", "s3", "--remove-skill", "s1",
+            "--script", "", "--no-continuity", "--monitor-script", "", "--monitor-url",
+            "https://example.com/x", "--workdir", "", "--unpin", "--reasoning-effort", "",
+            "--interpreter", ""]
+
+    def stored(who):
+        job = json.loads((roots[who] / "cron" / "jobs.json").read_text())["jobs"][0]
+        # upstream writes null where hermes_cron leaves an unset optional field out
+        return {k: None if v == "absent" else v for k, v in parity_view(job).items()}
+
+    for argv in (["create", *create], ["edit", *edit]):
+        theirs, mine = hermes(roots["upstream"], *argv), ours(roots["ours"], *argv)
+        assert (theirs.returncode, mine.returncode) == (0, 0), (theirs.stdout, mine.stderr)
+        assert stored("ours") == stored("upstream"), argv[0]
+    assert stored("ours")["monitor_url"] == "https://example.com/x"
+
+
+def client_env(tmp_path, **extra):
+    """PATH with a two-line ``hermes`` that is hermes_cron: ``hermes cron X`` runs
+    ``python -m hermes_cron X``; the clock is pinned, so records are exact."""
+    shim = tmp_path / "bin" / "hermes"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\n[ "$1" = cron ] && shift; PYTHONPATH=\'{HERE}\' exec '
+                    f'\'{sys.executable}\' -m hermes_cron "$@"\n')
+    shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "TZ"))}
+    env.update(PATH=f"{shim.parent}{os.pathsep}{env.get('PATH', '')}", TZ="UTC",
+               HOME=str(tmp_path / "user"), HERMES_CRON_NOW="2026-03-06T12:00:00+00:00",
+               **extra)
+    return env
+
+
+def client(variable, what):
+    path = os.environ.get(variable)
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip(f"{what} is not installed here: set {variable} to its executable "
+                    f"(.ci/run installs it from the package index in a throwaway venv)")
+    return path
+
+
+def client_job(path, **fields):
+    """The one record a client made, as hermes_cron writes it at the pinned time."""
+    jobs = json.loads(path.read_text())["jobs"]
+    assert len(jobs) == 1
+    job = jobs[0]
+    record = {"id": job["id"], "name": "?", "prompt": "?", "skills": [], "skill": None,
+              "model": None, "provider": None, "base_url": None, "script": None,
+              "no_agent": False, "context_from": None, "schedule": "?",
+              "schedule_display": "?", "repeat": {"times": None, "completed": 0},
+              "enabled": True, "state": "scheduled", "paused_at": None, "paused_reason": None,
+              "created_at": "2026-03-06T12:00:00+00:00", "next_run_at": "?",
+              "last_run_at": None, "last_status": None, "last_error": None,
+              "last_delivery_error": None, "failure_streak": 0, "deliver": "local",
+              "workdir": None, "tz": None}
+    record.update(fields)
+    assert job == record
+    return job
+
+
+@pytest.mark.slow
+def test_hermes_agent_mcp_drives_hermes_cron_over_stdio(tmp_path):
+    """hermes-agent-mcp 0.1.1, the real server, over stdio JSON-RPC: each of its cron tools."""
+    import queue
+
+    server = client("HERMES_CRON_TEST_MCP", "hermes-agent-mcp 0.1.1")
+    root = tmp_path / "hermes"
+    (root / "cron").mkdir(parents=True)
+    (root / "cron" / "config.json").write_text('{"agent": {"command": "cat"}}')
+    env = client_env(tmp_path, HERMES_HOME=str(root))
+    proc = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env)
+    replies = queue.Queue()
+    threading.Thread(target=lambda: [replies.put(json.loads(line)) for line in proc.stdout],
+                     daemon=True).start()
+    ids = iter(range(1, 100))
+
+    def rpc(method, params):
+        n = next(ids)
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method,
+                                     "params": params}) + "\n")
+        proc.stdin.flush()
+        while True:
+            reply = replies.get(timeout=120)  # a hang cap, not a speed check
+            if reply.get("id") == n:
+                assert "error" not in reply, reply
+                return reply["result"]
+
+    def tool(tool_name, **arguments):
+        result = rpc("tools/call", {"name": tool_name, "arguments": arguments})
+        return json.loads(result["content"][0]["text"])
+
+    try:
+        hello = rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "clientInfo": {"name": "hermes_cron tests", "version": "1"}})
+        assert hello["serverInfo"]["name"] == "hermes-agent-mcp"
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0",
+                                     "method": "notifications/initialized"}) + "\n")
+        tools = {t["name"] for t in rpc("tools/list", {})["tools"]}
+        assert {"cron_list", "cron_create", "cron_edit", "cron_run", "cron_runs"} <= tools
+        status = json.loads(rpc("tools/call", {"name": "hermes_status", "arguments": {}})
+                            ["content"][0]["text"])
+        assert status["cli"]["ok"] and status["cli"]["stdout"].startswith("hermes_cron ")
+        made = tool("cron_create", name="digest", schedule="every 2h", prompt="Summarise",
+                    deliver="local")
+        assert made["ok"], made
+        assert made["command"] == ("hermes cron create --name digest --schedule every 2h "
+                                   "--prompt Summarise --deliver local")
+        store = root / "cron" / "jobs.json"
+        job = client_job(store, name="digest", prompt="Summarise",
+                         schedule={"kind": "interval", "minutes": 120, "display": "every 120m"},
+                         schedule_display="every 120m", next_run_at="2026-03-06T14:00:00+00:00")
+        edited = tool("cron_edit", job_id="digest", schedule="0 9 * * *", model="m2",
+                      reasoning_effort="high")
+        assert edited["ok"] and "reasoning_effort='high' is stored for upstream Hermes, but " \
+            "this runner does not act on it" in edited["stderr"], edited
+        client_job(store, name="digest", prompt="Summarise", model="m2",
+                   schedule={"kind": "cron", "expr": "0 9 * * *", "display": "0 9 * * *"},
+                   schedule_display="0 9 * * *", next_run_at="2026-03-07T09:00:00+00:00",
+                   reasoning_effort="high")
+        listed = tool("cron_list")
+        assert listed["ok"] and f"{job['id']}  digest" in listed["stdout"]
+        ran = tool("cron_run", job_id=job["id"])
+        assert ran["ok"], ran
+        runs = tool("cron_runs", job_id="digest")
+        assert runs["ok"] and "completed" in runs["stdout"], runs
+        assert tool("cron_edit", job_id="digest")["error"] == "nothing to change"
+        refused = tool("cron_edit", job_id="digest", reasoning_effort="hgih")
+        assert (refused["exit_code"], "unknown reasoning_effort: 'hgih'" in refused["stderr"]) \
+            == (2, True)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+@pytest.mark.slow
+def test_hermes_jobctl_applies_its_example_specs_through_hermes_cron(tmp_path):
+    """hermes-jobctl 0.1.1 (with click, which it does not declare): its example specs and
+    its scaffold, applied, updated, suspended, resumed and deleted."""
+    jobctl = client("HERMES_CRON_TEST_JOBCTL", "hermes-jobctl 0.1.1")
+    env = client_env(tmp_path)  # no HERMES_HOME: it reads ~/.hermes/cron/jobs.json
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    examples = os.environ.get("HERMES_CRON_TEST_JOBCTL_EXAMPLES")
+    for name in sorted(os.listdir(examples)) if examples else ():
+        shutil.copy(os.path.join(examples, name), specs / name)
+
+    def run(*argv):
+        r = subprocess.run([jobctl, *argv], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0, (argv, r.stdout, r.stderr)
+        return r.stdout
+
+    run("new", "nightly", "--schedule", "every 24h", "--dir", str(specs))
+    made = run("apply", str(specs)).splitlines()
+    names = sorted(p[:-3] for p in os.listdir(specs))
+    assert sorted(line.split(": ")[1] for line in made) == names
+    store = tmp_path / "user" / ".hermes" / "cron" / "jobs.json"
+    jobs = {j["name"]: j for j in json.loads(store.read_text())["jobs"]}
+    assert sorted(jobs) == names
+    day = {"kind": "interval", "minutes": 1440, "display": "every 1440m"}
+    for job in jobs.values():
+        assert (job["schedule"], job["deliver"], job["enabled"], job["next_run_at"]) == (
+            day, "local", True, "2026-03-07T12:00:00+00:00")
+    assert jobs["nightly"]["prompt"] == "Write the agent prompt below (Markdown body; not " \
+                                        "YAML).\n\n- …"
+    # Every spec drifts on 'schedule' only: upstream, too, stores 'every 1440m'.
+    rows = json.loads(run("status", str(specs), "--json"))
+    assert {(r["name"], r["status"], r["notes"]) for r in rows} == {
+        (n, "pending_apply", "schedule") for n in names}
+    # A second apply edits every job in place (--repeat 0, --deliver '', --script '', ...).
+    again = run("apply", str(specs))
+    assert again.count("[updated]") == len(names)
+    nightly = specs / "nightly.md"
+    nightly.write_text(nightly.read_text().replace("# suspend: false", "suspend: true")
+                       .replace("# repeat: 10", "repeat: 10"))
+    run("apply", str(nightly))
+    job = {j["name"]: j for j in json.loads(store.read_text())["jobs"]}["nightly"]
+    assert (job["id"], job["enabled"], job["state"], job["paused_reason"], job["repeat"]) == (
+        jobs["nightly"]["id"], False, "paused", "paused by operator",
+        {"times": 10, "completed": 0})
+    nightly.write_text(nightly.read_text().replace("suspend: true", "suspend: false"))
+    run("apply", str(nightly))
+    job = {j["name"]: j for j in json.loads(store.read_text())["jobs"]}["nightly"]
+    assert (job["enabled"], job["state"], job["paused_reason"]) == (True, "scheduled", None)
+    for name in names:
+        assert run("delete", "--name", name).startswith(f"[removed] {name} (")
+    assert json.loads(store.read_text())["jobs"] == []
 
 @pytest.mark.slow
 def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
