@@ -462,7 +462,7 @@ def _zone(name, field="tz"):
     """
     if not isinstance(name, str):
         if isinstance(name, tzinfo):
-            return name
+            return name if type(name) in _PLAIN_TZ_TYPES else _tzinfo_zone(name, field)
         raise InvalidInputError(f"{field}: a time zone must be a name", name,
                                 "use an IANA name such as Europe/Berlin, UTC or +HH:MM")
     zone = _ZONES.get(name)
@@ -477,11 +477,139 @@ def _zone(name, field="tz"):
     return zone
 
 
+# tzinfo classes used as they are: their utcoffset() honours fold and their
+# astimezone() is exact (a ZoneInfo class is added when one is first seen).
+_PLAIN_TZ_TYPES = {timezone}
+
+
+def _tzinfo_zone(tz, field="tz"):
+    """The tzinfo to compute with for a caller's *tz*: its zoneinfo twin.
+
+    A pytz zone (its ``.zone`` names it) and a dateutil file zone (its file
+    name) become the ``ZoneInfo`` of that name: pytz's own offsets are
+    right only after ``localize()``, which datetime arithmetic never calls.
+    A tzinfo with one offset for every date (``utcoffset(None)`` answers:
+    pytz's and dateutil's UTC and fixed offsets) becomes a ``timezone``.
+    Any other tzinfo (dateutil's ``tzlocal``, ``tzstr``) is used as it is,
+    through ``utcoffset`` with ``fold`` and its own ``fromutc``.
+    """
+    zoneinfo = sys.modules.get("zoneinfo")
+    if zoneinfo is not None and isinstance(tz, zoneinfo.ZoneInfo):
+        _PLAIN_TZ_TYPES.add(type(tz))
+        return tz
+    name = getattr(tz, "zone", None)  # pytz
+    if not (isinstance(name, str) and callable(getattr(tz, "localize", None))):
+        name = getattr(tz, "_filename", None)  # dateutil's tz.gettz() and tzfile
+        if isinstance(name, str) and name.startswith("/"):
+            name = name.split("/zoneinfo/", 1)[1] if "/zoneinfo/" in name else None
+    if isinstance(name, str) and name:
+        return _zone(name, field)
+    try:
+        offset = tz.utcoffset(None)
+    except Exception:  # a tzinfo that needs a datetime has offsets that vary
+        offset = None
+    if isinstance(offset, timedelta):
+        return _UTC if not offset else timezone(offset)
+    known = _FOLD_ZONES.get(id(tz))  # by identity: dateutil's zones are unhashable
+    if known is None or known[0] is not tz:
+        if len(_FOLD_ZONES) > 64:
+            _FOLD_ZONES.clear()
+        known = _FOLD_ZONES[id(tz)] = (tz, _FoldZone(tz))
+    return known[1]
+
+
+class _FoldZone(tzinfo):
+    """Another tzinfo read as a ``ZoneInfo`` reads wall times (PEP 495).
+
+    Only the inner zone's ``fromutc`` (an instant to its wall time) is
+    trusted.  A wall time reached from two instants (a repeated hour) has
+    the earlier one's offset at ``fold=0`` and the later one's at ``fold=1``;
+    a wall time no instant reaches (a spring gap) has the offset before the
+    change at ``fold=0`` and the one after it at ``fold=1``.  (dateutil's
+    rule zones give a gap time the summer offset at both folds.)
+    """
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __repr__(self):
+        return f"_FoldZone({self.inner!r})"
+
+    def __str__(self):
+        return str(self.inner)
+
+    def _local(self, instant):
+        """(wall, offset) of the naive-UTC *instant* in the inner zone."""
+        local = self.inner.fromutc(instant.replace(tzinfo=self.inner))
+        return local.replace(tzinfo=None, fold=0), local.utcoffset()
+
+    def _offset(self, dt):
+        wall = dt.replace(tzinfo=None, fold=0)
+        before = self._local(wall - _DST_REACH)[1]
+        after = self._local(wall + _DST_REACH)[1]
+        hits = sorted({wall - o for o in (before, after) if self._local(wall - o)[0] == wall})
+        if not hits:  # in a gap
+            return after if dt.fold else before
+        return wall - hits[-1 if dt.fold else 0]
+
+    def utcoffset(self, dt):
+        return self.inner.utcoffset(None) if dt is None else self._offset(dt)
+
+    def dst(self, dt):
+        if dt is None:
+            return self.inner.dst(None)
+        instant = dt.replace(tzinfo=None) - self._offset(dt)
+        return self.inner.fromutc(instant.replace(tzinfo=self.inner)).dst()
+
+    def tzname(self, dt):
+        if dt is None:
+            return self.inner.tzname(None)
+        instant = dt.replace(tzinfo=None) - self._offset(dt)
+        return self.inner.fromutc(instant.replace(tzinfo=self.inner)).tzname()
+
+    def fromutc(self, dt):
+        wall, offset = self._local(dt.replace(tzinfo=None))
+        local = wall.replace(tzinfo=self)
+        if local.utcoffset() != offset:  # the second pass of a repeated hour
+            local = local.replace(fold=1)
+        return local
+
+
+_FOLD_ZONES = {}  # id(tzinfo) -> (that tzinfo, its _FoldZone)
+_DST_REACH = timedelta(hours=26)  # an offset change is never this close to another
+_PLAIN_TZ_TYPES.add(_FoldZone)
+
+
+def _in_twin(dt):
+    """*dt* with its tzinfo replaced by that tzinfo's zoneinfo twin (see ``_tzinfo_zone``).
+
+    The wall clock stays; the fold is the one that keeps *dt*'s own offset,
+    so a ``localize()``-d pytz time is the same instant.  An offset the twin
+    never has at that wall time (a pytz zone attached without ``localize()``
+    reads as local mean time) yields the wall time as the twin reads it.
+    """
+    own = dt.tzinfo
+    if own is None or type(own) in _PLAIN_TZ_TYPES:
+        return dt
+    zone = _zone(own)
+    if zone is own:
+        return dt
+    offset = dt.utcoffset()
+    wall = dt.replace(tzinfo=zone, fold=0)
+    if wall.utcoffset() != offset:
+        other = wall.replace(fold=1)
+        if other.utcoffset() == offset:
+            return other
+    return wall
+
+
 def _load_zoneinfo(name, field):
     try:
         import zoneinfo
 
-        return zoneinfo.ZoneInfo(name)
+        zone = zoneinfo.ZoneInfo(name)
+        _PLAIN_TZ_TYPES.add(type(zone))
+        return zone
     except ImportError:  # pragma: no cover - zoneinfo is in every supported Python
         fix = "named zones need Python 3.9+ with zoneinfo; use UTC or +HH:MM"
     except Exception:
@@ -945,6 +1073,7 @@ class CronExpr:
                                     "use a time between the years 2 and 9998") from None
 
     def _next(self, dt, tz):
+        dt = _in_twin(dt)
         zone = self._zone or (_zone(tz) if tz is not None else (dt.tzinfo or _UTC))
         if dt.tzinfo is None:
             dt = dt.replace(tzinfo=zone)
@@ -972,6 +1101,7 @@ class CronExpr:
     # -- helpers --------------------------------------------------------------
 
     def _wall(self, dt, tz):
+        dt = _in_twin(dt)
         zone = self._zone or (_zone(tz) if tz is not None else None)
         if dt.tzinfo is not None and zone is not None:
             return dt.astimezone(zone)
