@@ -9689,13 +9689,14 @@ def _cron_findings(home, job):
     expression at different instants in the job's zone within two years.
     """
     schedule = job.get("schedule")
-    if not isinstance(schedule, dict) or schedule.get("kind") != "cron" or \
-            not isinstance(schedule.get("expr"), str):
-        return []
-    expr = schedule["expr"]
-    try:
+    try:  # a stored schedule, or the text of an apply entry; an invalid one is reported
+        if isinstance(schedule, str):  # on its own
+            schedule = parse_schedule(schedule, now=home.now())
+        if not isinstance(schedule, dict) or schedule.get("kind") != "cron":
+            return []
+        expr = schedule["expr"]
         _cron(expr)
-    except HermesCronError:  # an invalid schedule is reported on its own
+    except (HermesCronError, KeyError, TypeError):
         return []
     found = [("step_exceeds_range",
               f"the {name} field's step {step} in {item!r} ({expr!r}) is larger than the "

@@ -340,6 +340,157 @@ def test_file_lock_waiter_interrupted_lets_go_and_stuck_holders_pile_up_nothing(
         pass
 
 
+class _DateutilLikeNewYork(tzinfo):
+    """New York under the 2007 US rules, read as dateutil's rule zones read it.
+
+    A wall time in the spring gap gets the summer offset at both folds (PEP 495
+    gives the offset before the change at fold 0); the repeated hour honours fold.
+    No ``utcoffset(None)``: the offsets vary.
+    """
+
+    @staticmethod
+    def _changes(year):
+        march = date(year, 3, 8 + (6 - date(year, 3, 8).weekday()) % 7)   # 2nd Sunday
+        november = date(year, 11, 1 + (6 - date(year, 11, 1).weekday()) % 7)  # 1st Sunday
+        return datetime.combine(march, datetime.min.time()) + timedelta(hours=2), \
+            datetime.combine(november, datetime.min.time()) + timedelta(hours=2)
+
+    def utcoffset(self, dt):
+        if dt is None:
+            return None
+        start, end = self._changes(dt.year)
+        wall = dt.replace(tzinfo=None, fold=0)
+        summer = start <= wall < end - timedelta(hours=1) or (
+            end - timedelta(hours=1) <= wall < end and not dt.fold)
+        return timedelta(hours=-4 if summer else -5)
+
+    def dst(self, dt):
+        return None if dt is None else self.utcoffset(dt) + timedelta(hours=5)
+
+    def fromutc(self, dt):
+        start, end = self._changes(dt.year)
+        utc = dt.replace(tzinfo=None)
+        if start + timedelta(hours=5) <= utc < end + timedelta(hours=4):
+            return (utc - timedelta(hours=4)).replace(tzinfo=self)
+        wall = utc - timedelta(hours=5)
+        return wall.replace(tzinfo=self, fold=int(end - timedelta(hours=1) <= wall < end))
+
+
+# Fires of these across both 2026 changes of New York, for the tzinfo kinds.
+_TZ_TWIN_EXPRS = ["30 2 * * *", "*/20 * * * *", "0 1 * * *", "30 1 * * *", "0 9 * * 1-5",
+                  "*/7 1-3 * * *", "0 * * * *"]
+_TZ_TWIN_STARTS = ["2026-03-07T12:00:00+00:00", "2026-10-31T12:00:00+00:00"]
+
+
+def _tz_fires(zone, expr, start, count=30):
+    t, fires = hc.parse_iso(start), []
+    for _ in range(count):
+        t = hc.CronExpr(expr).next_after(t, tz=zone)
+        fires.append(t.astimezone(UTC).isoformat())
+    return fires
+
+
+def test_zone_a_tzinfo_of_ones_own_gives_the_instants_of_its_zoneinfo_twin():
+    own, twin = _DateutilLikeNewYork(), ZoneInfo("America/New_York")
+    for expr in _TZ_TWIN_EXPRS:
+        for start in _TZ_TWIN_STARTS:
+            assert _tz_fires(own, expr, start) == _tz_fires(twin, expr, start), (expr, start)
+    # The answer is in the caller's tzinfo, at the same instant.
+    got = hc.CronExpr("30 2 * * *").next_after(hc.parse_iso("2026-03-07T12:00:00+00:00"), own)
+    assert got.tzinfo is own and got.astimezone(UTC) == datetime(2026, 3, 8, 7, 0, tzinfo=UTC)
+    # A time in that tzinfo, with no tz, is read on its wall clock as the twin's.
+    at = datetime(2026, 11, 1, 1, 40, tzinfo=own, fold=1)  # the second 01:40
+    assert hc.CronExpr("*/15 * * * *").next_after(at).astimezone(UTC) == \
+        datetime(2026, 11, 1, 6, 45, tzinfo=UTC)
+
+
+# pytz and dateutil are not this module's dependencies: these run where they
+# are installed (in-process below, and in upstream 0.22's venv, which has both
+# through croniter, as a slow test).
+_TZ_TWIN_SCRIPT = r"""
+import json
+from datetime import datetime, timezone
+import pytz
+from dateutil import tz as dtz
+import hermes_cron as hc
+
+def fires(zone, expr, start, count=30):
+    t, out = hc.parse_iso(start), []
+    for _ in range(count):
+        t = hc.CronExpr(expr).next_after(t, tz=zone)
+        out.append(t.astimezone(timezone.utc).isoformat())
+    return out
+
+ny = pytz.timezone("America/New_York")
+kinds = {"pytz": ny, "dateutil-file": dtz.gettz("America/New_York"),
+         "dateutil-rule": dtz.tzstr("EST5EDT,M3.2.0,M11.1.0"), "pytz-utc": pytz.utc,
+         "pytz-fixed": pytz.FixedOffset(330), "dateutil-utc": dtz.tzutc(),
+         "dateutil-offset": dtz.tzoffset(None, 19800)}
+out = {"fires": {f"{kind}|{expr}|{start}": fires(zone, expr, start)
+                 for kind, zone in kinds.items() for expr in EXPRS for start in STARTS}}
+expr = hc.CronExpr("0 9 * * *")
+localized = expr.next_after(ny.localize(datetime(2026, 3, 7, 12)))
+from_utc = expr.next_after(datetime(2026, 3, 7, 17, tzinfo=timezone.utc), tz=ny)
+out["localized"] = [localized.isoformat(), localized.tzinfo.zone]
+out["from_utc"] = [from_utc.isoformat(), from_utc.tzinfo.zone]
+out["unlocalized"] = expr.next_after(datetime(2026, 3, 8, 8, 59, tzinfo=ny)).isoformat()
+out["second_pass"] = hc.CronExpr("*/15 * * * *").next_after(
+    ny.localize(datetime(2026, 11, 1, 1, 40), is_dst=False)).isoformat()
+out["matches"] = expr.matches(ny.localize(datetime(2026, 3, 8, 9)))
+out["names"] = [hc._zone_name(hc._zone(z)) for z in (ny, kinds["dateutil-file"], pytz.utc)]
+out["once"] = hc.parse_schedule("2026-03-08T09:00", tz=ny)["run_at"]
+print(json.dumps(out))
+"""
+
+
+def _tz_twin_expected():
+    ny, kolkata = ZoneInfo("America/New_York"), timezone(timedelta(hours=5, minutes=30))
+    twins = {"pytz": ny, "dateutil-file": ny, "dateutil-rule": ny, "pytz-utc": UTC,
+             "pytz-fixed": kolkata, "dateutil-utc": UTC, "dateutil-offset": kolkata}
+    return {
+        "fires": {f"{kind}|{expr}|{start}": _tz_fires(zone, expr, start)
+                  for kind, zone in twins.items() for expr in _TZ_TWIN_EXPRS
+                  for start in _TZ_TWIN_STARTS},
+        "localized": ["2026-03-08T09:00:00-04:00", "America/New_York"],
+        "from_utc": ["2026-03-08T09:00:00-04:00", "America/New_York"],
+        # A pytz zone attached without localize() reads as New York's wall clock
+        # (its twin's), not as the local mean time pytz gives it (-04:56).
+        "unlocalized": "2026-03-08T09:00:00-04:00",
+        "second_pass": "2026-11-01T01:45:00-05:00",
+        "matches": True,
+        "names": ["America/New_York", "America/New_York", "UTC"],
+        "once": "2026-03-08T09:00:00-04:00"}
+
+
+def _tz_twin_script():
+    return (_TZ_TWIN_SCRIPT.replace("EXPRS", repr(_TZ_TWIN_EXPRS))
+            .replace("STARTS", repr(_TZ_TWIN_STARTS)))
+
+
+def test_zone_pytz_and_dateutil_zones_give_the_instants_of_their_zoneinfo_twins(capsys):
+    pytest.importorskip("pytz", reason="pytz is not installed here (the slow test runs it "
+                                       "in upstream 0.22's venv)")
+    pytest.importorskip("dateutil", reason="python-dateutil is not installed here (the slow "
+                                           "test runs it in upstream 0.22's venv)")
+    exec(compile(_tz_twin_script(), "tz twins", "exec"), {"__name__": "tz_twins"})
+    assert json.loads(capsys.readouterr().out) == _tz_twin_expected()
+
+
+@pytest.mark.slow
+def test_zone_pytz_and_dateutil_zones_in_upstream_0_22s_venv(tmp_path):
+    path = os.environ.get("HERMES_CRON_TEST_HERMES_0_22")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("upstream hermes-agent 0.22.2.post1 is not installed here: set "
+                    "HERMES_CRON_TEST_HERMES_0_22 to its 'hermes' executable (.ci/run "
+                    "installs it; its venv has pytz and python-dateutil through croniter)")
+    python = os.path.join(os.path.dirname(path), "python")
+    r = subprocess.run([python, "-c", _tz_twin_script()], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300, env={"PYTHONPATH": HERE, "TZ": "UTC",
+                                                    "PATH": os.environ.get("PATH", "")})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == _tz_twin_expected()
+
+
 # ---- 5. cron expressions -------------------------------------------------------------
 
 
