@@ -1642,15 +1642,15 @@ class _CroniterReading:
 def _may_differ_from_croniter(expr, zone):
     """A quick screen: can croniter's reading of *expr* fire apart from cron(5)'s in *zone*?
 
-    Only these constructs read differently: a range ('1-1', 'fri-sun'), a
-    day-of-week step ('1/2'), a '*' inside a day field that is not the
-    whole field ('*/2', '*/1', '5,*'), and any time near a change of the
-    zone's UTC offset.
+    Only these constructs read differently: a range ('1-1', 'sun-sun'), a
+    step ('1/2' in the day-of-week field, '59/5'), a '*' inside a day field
+    that is not the whole field ('*/2', '*/1', '5,*'), and any time near a
+    change of the zone's UTC offset.
     """
     fields = expr.split()
     if len(fields) != 5:
         return False
-    if "-" in expr or "/" in fields[4] or any("*" in f and f != "*" for f in fields[2::2]):
+    if "-" in expr or "/" in expr or any("*" in f and f != "*" for f in fields[2::2]):
         return True
     return not (zone is _UTC or type(zone) is timezone or _fixed_offset(zone))
 

@@ -1898,6 +1898,130 @@ def test_cron_fields_are_separated_by_ascii_spaces_and_tabs_only(char):
     assert hc.parse_schedule(" 0\t9  * * * ")["expr"] == "0 9 * * *"
 
 
+# The parity table: (expression, zone, start).  Upstream Hermes 0.22 (the
+# real program, its compute_next_run on croniter 6.0) fires each; hermes_cron's
+# reading of croniter must give the same instants, and its difference finder
+# must flag exactly the rows where cron(5) fires otherwise.
+_PARITY_TABLE = [
+    ("0 16 */2 * sat", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */2 * 1", "Europe/Berlin", "2026-06-01T00:00:00+00:00"),
+    ("0 9 * 1-1 *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 * * 1/2", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("1 1 */100,1-7 * MON", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 * * sun-sun", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("5-5 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0-0 * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 1 * */1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */1 * 1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("59/5 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 12 * * 6/2", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 5,* * 1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */2 * sat", "Asia/Tokyo", "2026-05-31T00:00:00+00:00"),
+    ("*/100 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 */25 * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */32 * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 9 * * 1-5", "America/New_York", "2026-03-06T12:00:00+00:00"),
+    ("0 0 * * fri-sun", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 1,15 * 1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 L * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("30 9 * jan-mar mon", "Europe/Berlin", "2026-01-01T00:00:00+00:00"),
+    ("0 0 * * 0-7", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("*/15 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00"),
+    ("30 1 * * *", "America/New_York", "2026-10-31T12:00:00+00:00"),
+    ("0 0 * * *", "America/Santiago", "2026-09-05T12:00:00+00:00"),
+    ("0 9 * * *", "America/Toronto", "2026-03-07T12:00:00+00:00"),
+    ("0 3 * * *", "Europe/Berlin", "2026-10-24T12:00:00+00:00"),
+    ("0 12 * * *", "Asia/Kolkata", "2026-05-31T00:00:00+00:00"),
+    ("30 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00"),
+    ("0 */2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00"),
+    ("0 * * * *", "America/New_York", "2026-10-31T12:00:00+00:00"),
+    ("*/30 * * * *", "Europe/Berlin", "2026-10-24T12:00:00+00:00"),
+    ("15 2 * * *", "Europe/Berlin", "2026-03-28T12:00:00+00:00"),
+    ("15 2 * * *", "Australia/Lord_Howe", "2026-10-03T12:00:00+00:00"),
+    ("* * * * *", "Europe/London", "2026-10-24T12:00:00+00:00"),
+    ("*/20 1 * * *", "America/New_York", "2026-10-31T12:00:00+00:00"),
+]
+PARITY_ALIKE = 16  # rows of _PARITY_TABLE that fire alike (the README says so)
+
+_UPSTREAM_FIRES_SCRIPT = r"""
+import json, os, sys
+from datetime import datetime, timezone
+import cron.jobs as jobs
+out = []
+for expr, zone, runs in json.loads(sys.stdin.read()):
+    os.environ["HERMES_TIMEZONE"] = zone
+    got = []
+    for begin, end, count in runs:
+        base, fires = begin, []
+        while len(fires) < count:
+            base = jobs.compute_next_run({"kind": "cron", "expr": expr}, base)
+            when = datetime.fromisoformat(base)
+            if end and when > datetime.fromisoformat(end):
+                break
+            fires.append(when.astimezone(timezone.utc).isoformat())
+        got.append(fires)
+    out.append(got)
+print(json.dumps(out))
+"""
+
+
+def _parity_runs(zone, start):
+    """The fires compared: 60 from *start*, and all within 3 h of each offset change
+    in the next two years."""
+    runs, t = [(start, None, 60)], hc.parse_iso(start)
+    offset = t.astimezone(zone).utcoffset()
+    for _ in range(731 * 24):
+        t += timedelta(hours=1)
+        if t.astimezone(zone).utcoffset() != offset:
+            offset = t.astimezone(zone).utcoffset()
+            runs.append(((t - timedelta(hours=4)).isoformat(),
+                         (t + timedelta(hours=3)).isoformat(), 1000))
+    return runs
+
+
+def _parity_fires(step, runs):
+    out = []
+    for begin, end, count in runs:
+        t, fires = hc.parse_iso(begin), []
+        while len(fires) < count:
+            t = step(t)
+            if end and t > hc.parse_iso(end):
+                break
+            fires.append(t.astimezone(UTC).isoformat())
+        out.append(fires)
+    return out
+
+
+@pytest.mark.slow
+def test_cron_croniter_reading_and_differences_match_real_upstream_0_22(tmp_path):
+    path = os.environ.get("HERMES_CRON_TEST_HERMES_0_22")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("upstream hermes-agent 0.22.2.post1 is not installed here: set "
+                    "HERMES_CRON_TEST_HERMES_0_22 to its 'hermes' executable (.ci/run "
+                    "installs it from the package index)")
+    cases = [(expr, zone, _parity_runs(ZoneInfo(zone), start))
+             for expr, zone, start in _PARITY_TABLE]
+    (tmp_path / "home").mkdir()
+    r = subprocess.run([os.path.join(os.path.dirname(path), "python"), "-c",
+                        _UPSTREAM_FIRES_SCRIPT], input=json.dumps(cases), cwd=tmp_path,
+                       capture_output=True, text=True, timeout=600,
+                       env={"HERMES_HOME": str(tmp_path / "home"), "HOME": str(tmp_path),
+                            "TZ": "UTC", "PATH": os.environ.get("PATH", "")})
+    assert r.returncode == 0, r.stderr[-2000:]
+    upstream = json.loads(r.stdout)
+    alike = []
+    for (expr, zone, start), (_, _, runs), theirs in zip(_PARITY_TABLE, cases, upstream):
+        zone = ZoneInfo(zone)
+        reading = hc._CroniterReading.of(expr)
+        assert _parity_fires(lambda t: reading.next_after(t, zone), runs) == theirs, expr
+        same = _parity_fires(lambda t: hc.CronExpr(expr).next_after(t, tz=zone), runs) == theirs
+        found = hc._croniter_difference(expr, zone, hc.parse_iso(start))
+        assert (found is None) == same, (expr, found)
+        alike.append(same)
+    assert sum(alike) == PARITY_ALIKE
+
+
 # ---- 6. schedules --------------------------------------------------------------------
 
 
