@@ -1663,10 +1663,10 @@ def _croniter_difference(expr, zone, after):
     every fire near each change of the zone's UTC offset.  Returns None when
     they fire alike (or upstream refuses *expr*), else one line naming the
     cause and both answers from where they part.  Cached per (expression,
-    zone, date).
+    zone, minute).
     """
     try:
-        key = (expr, zone, after.astimezone(_UTC).date())
+        key = (expr, zone, after.astimezone(_UTC).replace(second=0, microsecond=0))
         hash(key)
     except TypeError:
         key = None
@@ -1700,19 +1700,38 @@ def _wall_difference(cron, reading, zone, after):
     if not causes:
         return None
     h0, m0 = min(hours), min(minutes)
-    day = after.astimezone(zone).date()
+    start = after.astimezone(zone).replace(tzinfo=None, fold=0)
+    day = start.date()
     for _ in range(_PARITY_DAYS):
         ours_day = cron.matches(datetime(day.year, day.month, day.day, h0, m0))
         theirs_day = reading.day_matches(day)
-        if ours_day or theirs_day:
-            for h in range(24):
-                for m in range(60):
-                    ours = ours_day and h in hours and m in minutes
-                    if ours != (theirs_day and h in reading.hours and m in reading.minutes):
-                        wall = datetime(day.year, day.month, day.day, h, m, tzinfo=zone)
-                        base = max(wall.astimezone(_UTC) - _MINUTE, after.astimezone(_UTC))
-                        return _both_answers(cron, reading, zone, base, 0, "; ".join(causes))
+        for h in range(24) if ours_day or theirs_day else ():
+            for m in range(60):
+                ours = ours_day and h in hours and m in minutes
+                if ours == (theirs_day and h in reading.hours and m in reading.minutes):
+                    continue
+                wall = datetime(day.year, day.month, day.day, h, m)
+                if wall <= start:
+                    continue
+                # The answers start at the first minute one fires and the other does not.
+                begin = wall.replace(tzinfo=zone).astimezone(_UTC) - _MINUTE
+                return _both_answers(cron, reading, zone, begin, 0, "; ".join(causes))
         day += _DAY
+    return None
+
+
+def _parting(cron, reading, zone, begin, end):
+    """How many fires after *begin* both readings share before they part.
+
+    None when they fire alike past *end* (or for 4000 fires).
+    """
+    theirs = ours = begin
+    for i in range(4000):  # '* * * * *' takes 125 steps for a 1-hour change
+        theirs, ours = reading.next_after(theirs, zone), cron.next_after(ours, tz=zone)
+        if theirs is None or theirs.astimezone(_UTC) != ours.astimezone(_UTC):
+            return i  # (as instants: one zone's datetimes compare by wall clock)
+        if theirs > end:
+            return None
     return None
 
 
@@ -1751,19 +1770,11 @@ def _dst_difference(cron, reading, zone, after):
         shift = abs(change.astimezone(zone).utcoffset() -
                     (change - _MINUTE).astimezone(zone).utcoffset())
         begin = max(change - shift - 2 * _MINUTE, start)
-        end = change + shift + 2 * _MINUTE
-        theirs, ours = [begin], [begin]
-        for i in range(4000):  # '* * * * *' takes 125 steps for a 1-hour change
-            theirs.append(reading.next_after(theirs[-1], zone))
-            ours.append(cron.next_after(ours[-1], tz=zone))
-            if theirs[-1] is None or ours[-1] is None:
-                break
-            if theirs[-1] != ours[-1]:
-                cause = (f"the change of UTC offset in {_zone_name(zone)} on "
-                         f"{change.astimezone(zone).date().isoformat()}")
-                return _both_answers(cron, reading, zone, begin, max(i - 1, 0), cause)
-            if theirs[-1] > end:
-                break
+        parted = _parting(cron, reading, zone, begin, change + shift + 2 * _MINUTE)
+        if parted is not None:
+            cause = (f"the change of UTC offset in {_zone_name(zone)} on "
+                     f"{change.astimezone(zone).date().isoformat()}")
+            return _both_answers(cron, reading, zone, begin, max(parted - 1, 0), cause)
     return None
 
 

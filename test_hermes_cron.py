@@ -1898,6 +1898,177 @@ def test_cron_fields_are_separated_by_ascii_spaces_and_tabs_only(char):
     assert hc.parse_schedule(" 0\t9  * * * ")["expr"] == "0 9 * * *"
 
 
+@pytest.mark.parametrize("expr,start,fires", [
+    # A step past its field's range matches the range's first value, as in
+    # cronie (which warns), croniter and upstream; the preflight warns too.
+    ("*/100 * * * *", "2026-01-01 00:30", ["2026-01-01 01:00", "2026-01-01 02:00"]),
+    ("10/100 * * * *", "2026-01-01 00:30", ["2026-01-01 01:10", "2026-01-01 02:10"]),
+    ("0 */25 * * *", "2026-01-01 00:30", ["2026-01-02 00:00", "2026-01-03 00:00"]),
+    ("0 0 */32 * *", "2026-01-01 00:30", ["2026-02-01 00:00", "2026-03-01 00:00"]),
+    ("0 0 1 */13 *", "2026-01-01 00:30", ["2027-01-01 00:00", "2028-01-01 00:00"]),
+    # '*/100,1-7' starts with '*': the days 1-7 AND Monday, the first Monday.
+    ("1 1 */100,1-7 * MON", "2026-01-01 00:30", ["2026-01-05 01:01", "2026-02-02 01:01"]),
+])
+def test_cron_a_step_larger_than_its_range_matches_the_first_value(expr, start, fires):
+    t, got = _cron_utc(start), []
+    for _ in fires:
+        t = hc.CronExpr(expr).next_after(t)
+        got.append(t.strftime("%Y-%m-%d %H:%M"))
+    assert got == fires
+
+
+def test_cron_wide_steps_are_listed_with_the_one_value_they_match():
+    assert hc._cron_wide_steps("*/100 */25 */32 jan/13 */9") == [
+        ("minute", "*/100", 100, 0), ("hour", "*/25", 25, 0), ("day-of-month", "*/32", 32, 1),
+        ("month", "jan/13", 13, 1), ("day-of-week", "*/9", 9, 0)]
+    assert hc._cron_wide_steps("CRON_TZ=UTC 5-50/61,7 1 */31 * mon/8") == [
+        ("minute", "5-50/61", 61, 5)]
+    assert hc._cron_wide_steps("*/60 */24 * * *") == []  # a step as wide as the range
+    assert hc._cron_wide_steps("@hourly") == []
+
+
+def test_cron_day_of_week_L_alone_is_refused_naming_what_to_write():
+    for expr in ("0 0 * * L", "0 0 * * l", "0 0 1 * 1,L"):
+        with pytest.raises(hc.CronSyntaxError) as ei:
+            hc.CronExpr(expr)
+        assert str(ei.value) == (
+            f"day-of-week field takes L only after a weekday: {expr!r}: write 5L for the "
+            f"month's last Friday, L in the day-of-month field for its last day, or 6 (sat) "
+            f"for every Saturday")
+    assert hc.CronExpr("0 0 * * 5L").next_after(_cron_utc("2026-03-01 00:00")) == \
+        _cron_utc("2026-03-27 00:00")
+    assert hc.CronExpr("0 0 L * *").next_after(_cron_utc("2026-02-01 00:00")) == \
+        _cron_utc("2026-02-28 00:00")
+
+
+# (expression, zone, start, what the real upstream 0.22 fired, what cron(5)
+# fires): upstream's answers were taken from its compute_next_run (the slow
+# test below checks the reading against the program itself).
+_CRONITER_CASES = [
+    ("0 16 */2 * sat", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-05-31T16:00:00+00:00", "2026-06-01T16:00:00+00:00", "2026-06-03T16:00:00+00:00",
+      "2026-06-05T16:00:00+00:00"],
+     ["2026-06-13T16:00:00+00:00", "2026-06-27T16:00:00+00:00", "2026-07-11T16:00:00+00:00",
+      "2026-07-25T16:00:00+00:00"]),
+    ("0 9 * 1-1 *", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-05-31T09:00:00+00:00", "2026-06-01T09:00:00+00:00", "2026-06-02T09:00:00+00:00",
+      "2026-06-03T09:00:00+00:00"],
+     ["2027-01-01T09:00:00+00:00", "2027-01-02T09:00:00+00:00", "2027-01-03T09:00:00+00:00",
+      "2027-01-04T09:00:00+00:00"]),
+    ("0 0 * * 1/2", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-06-01T00:00:00+00:00", "2026-06-03T00:00:00+00:00", "2026-06-05T00:00:00+00:00",
+      "2026-06-08T00:00:00+00:00"],
+     ["2026-06-01T00:00:00+00:00", "2026-06-03T00:00:00+00:00", "2026-06-05T00:00:00+00:00",
+      "2026-06-07T00:00:00+00:00"]),
+    ("0 0 * * sun-sun", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-06-01T00:00:00+00:00", "2026-06-02T00:00:00+00:00", "2026-06-03T00:00:00+00:00",
+      "2026-06-04T00:00:00+00:00"],
+     ["2026-06-07T00:00:00+00:00", "2026-06-14T00:00:00+00:00", "2026-06-21T00:00:00+00:00",
+      "2026-06-28T00:00:00+00:00"]),
+    ("59/5 * * * *", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-05-31T00:05:00+00:00", "2026-05-31T00:10:00+00:00", "2026-05-31T00:15:00+00:00",
+      "2026-05-31T00:20:00+00:00"],
+     ["2026-05-31T00:59:00+00:00", "2026-05-31T01:59:00+00:00", "2026-05-31T02:59:00+00:00",
+      "2026-05-31T03:59:00+00:00"]),
+    ("0 0 5,* * 1", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-06-01T00:00:00+00:00", "2026-06-08T00:00:00+00:00", "2026-06-15T00:00:00+00:00",
+      "2026-06-22T00:00:00+00:00"],
+     ["2026-06-01T00:00:00+00:00", "2026-06-02T00:00:00+00:00", "2026-06-03T00:00:00+00:00",
+      "2026-06-04T00:00:00+00:00"]),
+    ("30 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00",
+     ["2026-03-08T02:30:00-05:00", "2026-03-09T02:30:00-04:00", "2026-03-10T02:30:00-04:00",
+      "2026-03-11T02:30:00-04:00"],
+     ["2026-03-08T03:00:00-04:00", "2026-03-09T02:30:00-04:00", "2026-03-10T02:30:00-04:00",
+      "2026-03-11T02:30:00-04:00"]),
+    ("0 */2 * * *", "America/New_York", "2026-03-08T04:00:00+00:00",
+     ["2026-03-08T00:00:00-05:00", "2026-03-08T02:00:00-05:00", "2026-03-08T04:00:00-04:00",
+      "2026-03-08T06:00:00-04:00"],
+     ["2026-03-08T00:00:00-05:00", "2026-03-08T04:00:00-04:00", "2026-03-08T06:00:00-04:00",
+      "2026-03-08T08:00:00-04:00"]),
+    ("0 * * * *", "America/New_York", "2026-11-01T04:30:00+00:00",
+     ["2026-11-01T01:00:00-04:00", "2026-11-01T02:00:00-05:00", "2026-11-01T03:00:00-05:00",
+      "2026-11-01T04:00:00-05:00"],
+     ["2026-11-01T01:00:00-04:00", "2026-11-01T01:00:00-05:00", "2026-11-01T02:00:00-05:00",
+      "2026-11-01T03:00:00-05:00"]),
+    ("15 2 * * *", "Australia/Lord_Howe", "2026-10-03T12:00:00+00:00",
+     ["2026-10-04T02:15:00+10:30", "2026-10-05T02:15:00+11:00", "2026-10-06T02:15:00+11:00",
+      "2026-10-07T02:15:00+11:00"],
+     ["2026-10-04T02:30:00+11:00", "2026-10-05T02:15:00+11:00", "2026-10-06T02:15:00+11:00",
+      "2026-10-07T02:15:00+11:00"]),
+]
+
+
+@pytest.mark.parametrize("expr,zone,start,upstream,ours", _CRONITER_CASES)
+def test_cron_croniter_reading_fires_as_upstream_0_22_did(expr, zone, start, upstream, ours):
+    zone, reading = ZoneInfo(zone), hc._CroniterReading.of(expr)
+    theirs, mine, t, u = [], [], hc.parse_iso(start), hc.parse_iso(start)
+    for _ in upstream:
+        t, u = reading.next_after(t, zone), hc.CronExpr(expr).next_after(u, tz=zone)
+        theirs.append(t)
+        mine.append(u.isoformat())
+    assert [t.astimezone(UTC) for t in theirs] == [hc.parse_iso(s) for s in upstream]
+    assert mine == ours
+
+
+def test_cron_croniter_reading_refuses_what_upstream_refuses():
+    for expr in ("0 0 ? * 1", "0 9 * * 1#2", "0 9 15W * *", "0 9 LW * *", "0 0 * * 5L",
+                 "CRON_TZ=UTC 0 9 * * *", "@daily", "0 9 * * monday", "0 0 0 * *"):
+        assert hc._CroniterReading.of(expr) is None, expr
+    reading = hc._CroniterReading.of("0 0 L,15 * *")
+    assert [reading.day_matches(date(2026, 2, d)) for d in (14, 15, 27, 28)] == \
+        [False, True, False, True]
+
+
+def test_cron_difference_screen_looks_only_where_the_readings_can_part():
+    ny = ZoneInfo("America/New_York")
+    assert [hc._may_differ_from_croniter(e, UTC) for e in (
+        "0 9 * * *", "*/15 * * * *", "0 0 1,15 * 1", "0 0 L * *", "0 9 * 1-1 *", "0 0 * * 1/2",
+        "0 0 */2 * 1", "0 0 5,* * 1", "59/5 * * * *", "CRON_TZ=UTC 0 0 * * 1/2")] == [
+        False, True, False, False, True, True, True, True, True, False]
+    assert hc._may_differ_from_croniter("0 9 * * *", ny)
+    assert hc._croniter_difference("0 9 * * *", ny, hc.parse_iso("2026-03-01T00:00:00Z")) is None
+    after = hc.parse_iso("2026-05-31T00:00:00Z")
+    found = hc._croniter_difference("0 0 * * 1/2", UTC, after)
+    assert hc._croniter_difference("0 0 * * 1/2", UTC, after) is found  # cached
+
+
+@pytest.mark.parametrize("expr,zone,start,message", [
+    ("0 16 */2 * sat", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 16 */2 * sat' differently (the day fields '*/2' "
+     "and 'sat': croniter fires on days that match EITHER, cron(5) BOTH): croniter fires "
+     "2026-05-31 16:00, 06-01 16:00, 06-03 16:00; hermes_cron (cron(5)) fires 2026-06-13 16:00, "
+     "06-27 16:00, 07-11 16:00"),
+    ("0 0 */2 * 1", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 0 */2 * 1' differently (the day fields '*/2' and "
+     "'1': croniter fires on days that match EITHER, cron(5) BOTH): croniter fires 2026-06-03 "
+     "00:00, 06-05 00:00, 06-07 00:00; hermes_cron (cron(5)) fires 2026-06-15 00:00, 06-29 "
+     "00:00, 07-13 00:00"),
+    ("0 9 * 1-1 *", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 9 * 1-1 *' differently (the month field '1-1'): "
+     "croniter fires 2026-05-31 09:00, 06-01 09:00, 06-02 09:00; hermes_cron (cron(5)) fires "
+     "2027-01-01 09:00, 01-02 09:00, 01-03 09:00"),
+    ("0 0 * * 1/2", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 0 * * 1/2' differently (the day-of-week field "
+     "'1/2'): croniter fires 2026-06-08 00:00, 06-10 00:00, 06-12 00:00; hermes_cron (cron(5)) "
+     "fires 2026-06-07 00:00, 06-08 00:00, 06-10 00:00"),
+    ("30 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '30 2 * * *' differently (the change of UTC offset "
+     "in America/New_York on 2026-03-08): croniter fires 2026-03-08 03:30, 03-09 02:30, 03-10 "
+     "02:30; hermes_cron (cron(5)) fires 2026-03-08 03:00, 03-09 02:30, 03-10 02:30"),
+    ("0 */2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 */2 * * *' differently (the change of UTC offset "
+     "in America/New_York on 2026-03-08): croniter fires 2026-03-08 03:00, 04:00, 06:00; "
+     "hermes_cron (cron(5)) fires 2026-03-08 04:00, 06:00, 08:00"),
+    ("0 * * * *", "America/New_York", "2026-10-31T12:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 * * * *' differently (the change of UTC offset "
+     "in America/New_York on 2026-11-01): croniter fires 2026-11-01 01:00-04:00, 02:00-05:00, "
+     "03:00-05:00; hermes_cron (cron(5)) fires 2026-11-01 01:00-04:00, 01:00-05:00, "
+     "02:00-05:00"),
+])
+def test_cron_difference_from_croniter_names_both_answers(expr, zone, start, message):
+    assert hc._croniter_difference(expr, ZoneInfo(zone), hc.parse_iso(start)) == message
+
+
 # The parity table: (expression, zone, start).  Upstream Hermes 0.22 (the
 # real program, its compute_next_run on croniter 6.0) fires each; hermes_cron's
 # reading of croniter must give the same instants, and its difference finder
