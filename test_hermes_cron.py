@@ -11963,6 +11963,67 @@ def test_doctor_counts_a_python_runner_and_a_provider_model(tmp_path, clock, env
                              "one: add it to config.json providers with its base_url")]
 
 
+def test_preflight_names_expressions_upstream_fires_otherwise_in_a_hermes_home(
+        tmp_path, env, clock, capsys, monkeypatch):
+    monkeypatch.setattr(os, "environ", dict(env, HERMES_CRON_NOW=hc._iso(clock())))
+    home = hc.CronHome(tmp_path / "hermes" / "cron", clock=clock, environ=env)
+    write_config(home, {"agent": {"command": "cat"}})
+    argv = ["--home", home.path]
+    wide = ("hermes_cron: warning: the minute field's step 100 in '*/100' ('*/100 * * * *') is "
+            "larger than the field's range, so it matches minute 0 only: write 0 if that is "
+            "meant (cronie warns about this too)\n")
+    # Not inside a Hermes home: no upstream ticker reads it, so only the step is named.
+    assert hc.main(argv + ["add", "0 16 */2 * sat", "p", "--name", "plain"]) == 0
+    assert capsys.readouterr().err == ""
+    assert hc.main(argv + ["add", "*/100 * * * *", "p", "--name", "wide"]) == 0
+    assert capsys.readouterr().err == wide
+    (tmp_path / "hermes" / "config.yaml").write_text("timezone: America/New_York\n")
+    assert hc.main(argv + ["add", "0 16 */2 * sat", "p", "--name", "sat"]) == 0
+    sat = ("upstream Hermes 0.22 (croniter) reads '0 16 */2 * sat' differently (the day fields "
+           "'*/2' and 'sat': croniter fires on days that match EITHER, cron(5) BOTH): croniter "
+           "fires 2026-03-09 16:00, 03-11 16:00, 03-13 16:00; hermes_cron (cron(5)) fires "
+           "2026-03-21 16:00, 04-11 16:00, 04-25 16:00")
+    assert capsys.readouterr().err == f"hermes_cron: warning: {sat}\n"
+    assert hc.main(argv + ["edit", "sat", "--schedule", "0 9 * 1-1 *"]) == 0
+    january = ("upstream Hermes 0.22 (croniter) reads '0 9 * 1-1 *' differently (the month field "
+               "'1-1'): croniter fires 2026-03-06 09:00-05:00, 03-07 09:00-05:00, 03-08 "
+               "09:00-04:00; hermes_cron "
+               "(cron(5)) fires 2027-01-01 09:00, 01-02 09:00, 01-03 09:00")
+    assert capsys.readouterr().err == f"hermes_cron: warning: {january}\n"
+    assert hc.main(argv + ["add", "30 9 * * 1-5", "p", "--name", "alike"]) == 0
+    assert capsys.readouterr().err == ""
+    hourly = ("upstream Hermes 0.22 (croniter) reads '*/100 * * * *' differently (the change of "
+              "UTC offset in America/New_York on 2026-11-01): croniter fires 2026-11-01 "
+              "01:00-04:00, 02:00-05:00, 03:00-05:00; hermes_cron (cron(5)) fires 2026-11-01 "
+              "01:00-04:00, 01:00-05:00, 02:00-05:00")
+    ids = {j["name"]: j["id"] for j in home.jobs()}
+    found = sorted((f["job_id"], f["code"], f["message"]) for f in home.doctor()["findings"]
+                   if f["code"] in ("cron_differs_from_upstream", "step_exceeds_range"))
+    assert found == sorted([  # the first home is a Hermes home now too
+        (ids["plain"], "cron_differs_from_upstream", sat),
+        (ids["sat"], "cron_differs_from_upstream", january),
+        (ids["wide"], "step_exceeds_range", wide[len("hermes_cron: warning: "):-1]),
+        (ids["wide"], "cron_differs_from_upstream", hourly)])
+    entries = tmp_path / "jobs.json"
+    entries.write_text(json.dumps([{"name": "odd", "schedule": "0 0 * * 1/2", "prompt": "p"}]))
+    assert hc.main(argv + ["apply", str(entries)]) == 0
+    assert capsys.readouterr().err == (
+        "hermes_cron: warning: odd: upstream Hermes 0.22 (croniter) reads '0 0 * * 1/2' "
+        "differently (the day-of-week field '1/2'): croniter fires 2026-03-09 00:00, 03-11 "
+        "00:00, 03-13 00:00; hermes_cron (cron(5)) fires 2026-03-08 00:00-05:00, 03-09 "
+        "00:00-04:00, 03-11 00:00-04:00\n")
+
+
+def test_an_upstream_job_with_a_step_past_its_range_runs_and_is_not_paused(home, ok_script):
+    job = home.add_job("0 9 * * *", "", script=ok_script, no_agent=True, name="wide")
+    set_job(home, job["id"], schedule={"kind": "cron", "expr": "*/100 * * * *",
+                                       "display": "*/100 * * * *"},
+            next_run_at="2026-03-06T12:00:00+00:00")
+    home.tick()
+    job = home.job("wide")
+    assert (job["state"], job["next_run_at"]) == ("scheduled", "2026-03-06T13:00:00+00:00")
+
+
 # ---- 22. export: crontab, systemd, kubernetes ----------------------------------------
 
 
