@@ -1785,18 +1785,18 @@ def _both_answers(cron, reading, zone, begin, skip, cause):
         if theirs[-1] is not None:
             theirs.append(reading.next_after(theirs[-1], zone))
         ours.append(cron.next_after(ours[-1], tz=zone))
-    theirs = [t for t in theirs[1 + skip:] if t is not None]
+    theirs, ours = [t for t in theirs[1 + skip:] if t is not None], ours[1 + skip:]
+    offsets = len({f.utcoffset() for f in theirs + ours}) > 1
     return (f"upstream Hermes 0.22 (croniter) reads {cron.expr!r} differently ({cause}): "
-            f"croniter fires {_brief_fires(theirs) or 'never'}; hermes_cron (cron(5)) fires "
-            f"{_brief_fires(ours[1 + skip:])}")
+            f"croniter fires {_brief_fires(theirs, offsets) or 'never'}; hermes_cron (cron(5)) "
+            f"fires {_brief_fires(ours, offsets)}")
 
 
-def _brief_fires(fires):
-    """``2026-06-01 16:00, 06-03 16:00``: each fire's date only where it changes year or day.
+def _brief_fires(fires, offsets):
+    """``2026-06-01 16:00, 06-03 16:00``: the year and the date only where they change.
 
-    Offsets are shown when the fires do not all share one.
+    With *offsets* each fire shows its UTC offset (``01:00-05:00``).
     """
-    offsets = len({f.utcoffset() for f in fires}) > 1
     out, before = [], None
     for fire in fires:
         if before is None or before.year != fire.year:

@@ -11988,7 +11988,7 @@ def test_preflight_names_expressions_upstream_fires_otherwise_in_a_hermes_home(
     january = ("upstream Hermes 0.22 (croniter) reads '0 9 * 1-1 *' differently (the month field "
                "'1-1'): croniter fires 2026-03-06 09:00-05:00, 03-07 09:00-05:00, 03-08 "
                "09:00-04:00; hermes_cron "
-               "(cron(5)) fires 2027-01-01 09:00, 01-02 09:00, 01-03 09:00")
+               "(cron(5)) fires 2027-01-01 09:00-05:00, 01-02 09:00-05:00, 01-03 09:00-05:00")
     assert capsys.readouterr().err == f"hermes_cron: warning: {january}\n"
     assert hc.main(argv + ["add", "30 9 * * 1-5", "p", "--name", "alike"]) == 0
     assert capsys.readouterr().err == ""
@@ -12009,8 +12009,8 @@ def test_preflight_names_expressions_upstream_fires_otherwise_in_a_hermes_home(
     assert hc.main(argv + ["apply", str(entries)]) == 0
     assert capsys.readouterr().err == (
         "hermes_cron: warning: odd: upstream Hermes 0.22 (croniter) reads '0 0 * * 1/2' "
-        "differently (the day-of-week field '1/2'): croniter fires 2026-03-09 00:00, 03-11 "
-        "00:00, 03-13 00:00; hermes_cron (cron(5)) fires 2026-03-08 00:00-05:00, 03-09 "
+        "differently (the day-of-week field '1/2'): croniter fires 2026-03-09 00:00-04:00, "
+        "03-11 00:00-04:00, 03-13 00:00-04:00; hermes_cron (cron(5)) fires 2026-03-08 00:00-05:00, 03-09 "
         "00:00-04:00, 03-11 00:00-04:00\n")
 
 
