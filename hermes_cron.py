@@ -1058,6 +1058,8 @@ class CronExpr:
         it.  An aware *dt* is an instant, evaluated on the wall clock of *tz*
         (of its own zone when *tz* is None); a naive *dt* is a wall time in
         *tz* (UTC when *tz* is None).  The result is in that zone, seconds 0.
+        Any tzinfo gives the instants of its zoneinfo twin (pytz and dateutil
+        zones included: see ``_tzinfo_zone``); the result keeps the tzinfo given.
         Daylight saving follows cronie: fixed-time slots skipped by a spring
         gap fire once at the end of the gap, fixed-time slots in a repeated
         hour fire once, wildcard jobs fire on both passes.
