@@ -1638,7 +1638,9 @@ class _CroniterReading:
                 if instant > base:
                     return instant.astimezone(zone)
             wall = self.next_wall(wall)
-        return None if wall is None else wall.replace(tzinfo=zone).astimezone(_UTC).astimezone(zone)
+        if wall is None:
+            return None
+        return wall.replace(tzinfo=zone).astimezone(_UTC).astimezone(zone)  # fold 0, unchecked
 
 
 def _may_differ_from_croniter(expr, zone):
@@ -1808,7 +1810,7 @@ def _brief_fires(fires, offsets):
         else:
             text = fire.strftime("%H:%M")
         if offsets:
-            text += fire.isoformat()[19:]
+            text += fire.replace(microsecond=0).isoformat()[19:]
         out.append(text)
         before = fire
     return ", ".join(out)
