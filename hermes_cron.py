@@ -462,7 +462,7 @@ def _zone(name, field="tz"):
     """
     if not isinstance(name, str):
         if isinstance(name, tzinfo):
-            return name
+            return name if type(name) in _PLAIN_TZ_TYPES else _tzinfo_zone(name, field)
         raise InvalidInputError(f"{field}: a time zone must be a name", name,
                                 "use an IANA name such as Europe/Berlin, UTC or +HH:MM")
     zone = _ZONES.get(name)
@@ -477,11 +477,138 @@ def _zone(name, field="tz"):
     return zone
 
 
+# tzinfo classes used as they are: their utcoffset() honours fold and their
+# astimezone() is exact (a ZoneInfo class is added when one is first seen).
+_PLAIN_TZ_TYPES = {timezone}
+
+
+def _tzinfo_zone(tz, field="tz"):
+    """The tzinfo to compute with for a caller's *tz*: its zoneinfo twin.
+
+    A tzinfo with one offset for every date (``utcoffset(None)`` answers:
+    ``timezone``, pytz's and dateutil's UTC and fixed offsets) is used as
+    it is.  A pytz zone (its ``.zone`` names it) and a dateutil file zone
+    (its file name) become the ``ZoneInfo`` of that name: pytz's offsets
+    are right only after ``localize()``, which datetime arithmetic never
+    calls.  Any other tzinfo (dateutil's ``tzstr``, a zone of one's own) is
+    read through its ``fromutc`` by a ``_FoldZone``.
+    """
+    zoneinfo = sys.modules.get("zoneinfo")
+    if zoneinfo is not None and isinstance(tz, zoneinfo.ZoneInfo):
+        _PLAIN_TZ_TYPES.add(type(tz))
+        return tz
+    try:
+        if tz.utcoffset(None) is not None:
+            return tz
+    except Exception:  # a tzinfo that needs a datetime has offsets that vary
+        pass
+    name = getattr(tz, "zone", None)  # pytz
+    if not (isinstance(name, str) and callable(getattr(tz, "localize", None))):
+        name = getattr(tz, "_filename", None)  # dateutil's tz.gettz() and tzfile
+        if isinstance(name, str) and name.startswith("/"):
+            name = name.split("/zoneinfo/", 1)[1] if "/zoneinfo/" in name else None
+    if isinstance(name, str) and name:
+        return _zone(name, field)
+    known = _FOLD_ZONES.get(id(tz))  # by identity: dateutil's zones are unhashable
+    if known is None or known[0] is not tz:
+        if len(_FOLD_ZONES) > 64:
+            _FOLD_ZONES.clear()
+        known = _FOLD_ZONES[id(tz)] = (tz, _FoldZone(tz))
+    return known[1]
+
+
+class _FoldZone(tzinfo):
+    """Another tzinfo read as a ``ZoneInfo`` reads wall times (PEP 495).
+
+    Only the inner zone's ``fromutc`` (an instant to its wall time) is
+    trusted.  A wall time reached from two instants (a repeated hour) has
+    the earlier one's offset at ``fold=0`` and the later one's at ``fold=1``;
+    a wall time no instant reaches (a spring gap) has the offset before the
+    change at ``fold=0`` and the one after it at ``fold=1``.  (dateutil's
+    rule zones give a gap time the summer offset at both folds.)
+    """
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __repr__(self):
+        return f"_FoldZone({self.inner!r})"
+
+    def __str__(self):
+        return str(self.inner)
+
+    def _local(self, instant):
+        """(wall, offset) of the naive-UTC *instant* in the inner zone."""
+        local = self.inner.fromutc(instant.replace(tzinfo=self.inner))
+        return local.replace(tzinfo=None, fold=0), local.utcoffset()
+
+    def _offset(self, dt):
+        wall = dt.replace(tzinfo=None, fold=0)
+        before = self._local(wall - _DST_REACH)[1]
+        after = self._local(wall + _DST_REACH)[1]
+        hits = sorted({wall - o for o in (before, after) if self._local(wall - o)[0] == wall})
+        if not hits:  # in a gap
+            return after if dt.fold else before
+        return wall - hits[-1 if dt.fold else 0]
+
+    def utcoffset(self, dt):
+        return self.inner.utcoffset(None) if dt is None else self._offset(dt)
+
+    def dst(self, dt):
+        if dt is None:
+            return self.inner.dst(None)
+        instant = dt.replace(tzinfo=None) - self._offset(dt)
+        return self.inner.fromutc(instant.replace(tzinfo=self.inner)).dst()
+
+    def tzname(self, dt):
+        if dt is None:
+            return self.inner.tzname(None)
+        instant = dt.replace(tzinfo=None) - self._offset(dt)
+        return self.inner.fromutc(instant.replace(tzinfo=self.inner)).tzname()
+
+    def fromutc(self, dt):
+        wall, offset = self._local(dt.replace(tzinfo=None))
+        local = wall.replace(tzinfo=self)
+        if local.utcoffset() != offset:  # the second pass of a repeated hour
+            local = local.replace(fold=1)
+        return local
+
+
+_FOLD_ZONES = {}  # id(tzinfo) -> (that tzinfo, its _FoldZone)
+_DST_REACH = timedelta(hours=26)  # an offset change is never this close to another
+_PLAIN_TZ_TYPES.add(_FoldZone)
+
+
+def _in_twin(dt):
+    """*dt* with its tzinfo replaced by that tzinfo's zoneinfo twin (see ``_tzinfo_zone``).
+
+    The wall clock stays; the fold is the one that keeps *dt*'s own offset,
+    so a ``localize()``-d pytz time is the same instant.  An offset the twin
+    never has at that wall time (a pytz zone attached without ``localize()``
+    reads as local mean time) yields the wall time as the twin reads it.
+    """
+    own = dt.tzinfo
+    if own is None or type(own) in _PLAIN_TZ_TYPES:
+        return dt
+    zone = _zone(own)
+    if zone is own:
+        return dt
+    offset = dt.utcoffset()
+    wall = dt.replace(tzinfo=zone, fold=0)
+    if wall.utcoffset() != offset:
+        other = wall.replace(fold=1)
+        if other.utcoffset() == offset:
+            return other
+    return wall
+
+
 def _load_zoneinfo(name, field):
     try:
         import zoneinfo
 
-        return zoneinfo.ZoneInfo(name)
+        zone = zoneinfo.ZoneInfo(name)
+        _PLAIN_TZ_TYPES.add(type(zone))
+        return zone
     except ImportError:  # pragma: no cover - zoneinfo is in every supported Python
         fix = "named zones need Python 3.9+ with zoneinfo; use UTC or +HH:MM"
     except Exception:
@@ -931,6 +1058,8 @@ class CronExpr:
         it.  An aware *dt* is an instant, evaluated on the wall clock of *tz*
         (of its own zone when *tz* is None); a naive *dt* is a wall time in
         *tz* (UTC when *tz* is None).  The result is in that zone, seconds 0.
+        Any tzinfo gives the instants of its zoneinfo twin (pytz and dateutil
+        zones included: see ``_tzinfo_zone``); the result keeps the tzinfo given.
         Daylight saving follows cronie: fixed-time slots skipped by a spring
         gap fire once at the end of the gap, fixed-time slots in a repeated
         hour fire once, wildcard jobs fire on both passes.
@@ -945,7 +1074,15 @@ class CronExpr:
                                     "use a time between the years 2 and 9998") from None
 
     def _next(self, dt, tz):
+        given = tz if tz is not None else dt.tzinfo
+        dt = _in_twin(dt)
         zone = self._zone or (_zone(tz) if tz is not None else (dt.tzinfo or _UTC))
+        found = self._next_in(dt, zone)
+        if self._zone is None and isinstance(given, tzinfo) and given is not zone:
+            return found.astimezone(given)  # the caller's own tzinfo, as the instant it gives
+        return found
+
+    def _next_in(self, dt, zone):
         if dt.tzinfo is None:
             dt = dt.replace(tzinfo=zone)
         local = dt if dt.tzinfo is zone else dt.astimezone(zone)
@@ -972,6 +1109,7 @@ class CronExpr:
     # -- helpers --------------------------------------------------------------
 
     def _wall(self, dt, tz):
+        dt = _in_twin(dt)
         zone = self._zone or (_zone(tz) if tz is not None else None)
         if dt.tzinfo is not None and zone is not None:
             return dt.astimezone(zone)
@@ -1213,9 +1351,9 @@ def _cron_range(part, index, expr):
         step = int(step_text)
         if step == 0:
             raise _cron_error(index, part, expr, f"has a zero step in {part!r}")
-        if step > high - low + 1:
-            raise _cron_error(index, part, expr,
-                              f"step {step} is larger than the range {low}-{high}")
+        # A step past the field's range matches the range's first value only
+        # (cronie warns and goes on, as croniter and upstream do): see
+        # _cron_wide_steps, which the preflight reports.
     else:
         step = 1
     if body in ("*", "?") and (body == "*" or index in (2, 4)):
@@ -1268,6 +1406,13 @@ def _cron_day_items(text, index, expr):
         elif index == 4 and upper.endswith("L") and len(upper) > 1 and "/" not in upper \
                 and "-" not in upper:
             special.append(("L", _cron_number(part[:-1], 4, part, expr) % 7))
+        elif index == 4 and upper == "L":
+            # Quartz reads it as Saturday, Spring as Sunday, others as the
+            # month's last day: no reading is safe to guess.
+            raise CronSyntaxError(
+                "day-of-week field takes L only after a weekday", expr,
+                "write 5L for the month's last Friday, L in the day-of-month field for its "
+                "last day, or 6 (sat) for every Saturday")
         elif index == 4 and "#" in part:
             wd, _, nth = part.partition("#")
             n = int(nth) if nth.isdigit() and nth.isascii() else 0
@@ -1319,6 +1464,356 @@ def _cron_dow_days(items, ndays, first):
             if day <= ndays:
                 days.add(day)
     return days
+
+
+def _cron_wide_steps(expr):
+    """The steps of a valid expression that are larger than their field's range.
+
+    Returns ``[(field name, item, step, the one value it matches)]``: ``*/100``
+    in the minute field matches minute 0 only (cronie warns about these and
+    goes on; croniter and upstream accept them silently).
+    """
+    text = expr.strip(" \t\r\n")
+    if text[:8].upper() == "CRON_TZ=":
+        text = text[8:].partition(" ")[2].strip()
+    found = []
+    for index, field in enumerate(_MACROS.get(text.lower(), text).split()[:5]):
+        name, low, high = _FIELDS[index]
+        for item in field.split(","):
+            body, slash, step = item.partition("/")
+            if slash and step.isdigit() and int(step) > high - low + 1:
+                first = body.partition("-")[0]
+                value = low if first in ("*", "?") else _cron_number(first, index, item, expr)
+                found.append((name, item, int(step), value))
+    return found
+
+
+# How upstream Hermes 0.22 reads an expression: croniter 6.0 (the version it
+# pins) on the zone's naive wall clock, each answer tried at fold 0, then 1,
+# the first instant after the base winning (cron/jobs.py compute_next_run).
+# Facts carried over (the code is this module's own):
+#   * a day field is unrestricted only when an item is a bare '*' (or it
+#     lists every value and the other day field has a '*' in it); two
+#     restricted day fields match a day if EITHER does, so '*/2' and '*/1'
+#     count as restricted (cron(5): any field starting with '*' is ANDed);
+#   * 'a-a' (ends equal after names and 7 -> 0) is the whole field, with its
+#     step: '1-1' in the month field is every month, 'sun-sun' every day;
+#   * 'a/s' runs to the field's end, and the day-of-week field ends at 6,
+#     so '1/2' is 1,3,5 (cron(5) runs to 7, Sunday); 'a/s' with a at the end
+#     ('59/5', '6/2') is 'a-a/s', the whole field;
+#   * a wall time in a spring gap fires at fold 0, the offset before the
+#     change ('30 2' in New York on 2026-03-08 fires 03:30 EDT); the next
+#     base is that instant, so the repeated hour of a fall-back fires once.
+_CRONITER_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 6))
+_CRONITER_NAMES = {3: _MONTH_NAMES, 4: _DOW_NAMES}
+_UPSTREAM_FIELD_CHARS = frozenset("0123456789*,-/abcdefghijklmnopqrstuvwxyz")
+_CRONITER_READINGS = {}
+_CRONITER_DIFFS = {}
+_OFFSET_CHANGES = {}
+_PARITY_DAYS = 731  # the horizon of a comparison: two years from now
+_MINUTE = timedelta(minutes=1)
+
+
+def _croniter_value(text, index):
+    """One value as croniter reads it (a name, or 7 for Sunday); None if refused."""
+    if text.isdigit() and text.isascii():
+        value = int(text)
+    else:
+        value = _CRONITER_NAMES.get(index, {}).get(text)
+        if value is None:
+            return None
+    return 0 if index == 4 and value == 7 else value
+
+
+def _croniter_field(text, index):
+    """croniter's reading of one field: (values, has a bare '*', 'L' listed); None if refused."""
+    low, high = _CRONITER_RANGES[index]
+    values, star, last = set(), False, False
+    for item in text.split(","):
+        if item == "*":
+            star = True
+            continue
+        if index == 2 and item == "l":
+            last = True
+            continue
+        body, slash, step = item.partition("/")
+        if slash and not (step.isdigit() and step.isascii() and int(step)):
+            return None
+        step = int(step) if slash else 1
+        if body == "*" and slash:
+            a, b = low, high
+        elif "-" in body:
+            a, _, b = body.partition("-")
+            a, b = _croniter_value(a, index), _croniter_value(b, index)
+        else:
+            a = b = _croniter_value(body, index)
+            if slash and a is not None:
+                b = high
+        if a is None or b is None or max(a, b) > high or (a == b and not slash and "-" not in
+                                                           body and a < low):
+            return None
+        if a == b and (slash or "-" in body):
+            values.update(range(low, high + 1, step))  # 'a-a': the whole field
+        elif a > b:  # a range past the field's end wraps (dow 'fri-sun': 5-0)
+            head = list(range(a, high + 1, step))
+            skip = step - (high - head[-1]) if head and head[-1] + step > high + 1 else 0
+            values.update(head, range(low + skip, b + 1, step))
+        else:
+            values.update(range(a, b + 1, step))
+    return values, star, last
+
+
+class _CroniterReading:
+    """An expression as upstream Hermes 0.22 fires it (see the facts above).
+
+    ``of(expr)`` is None for an expression upstream refuses (``?``, ``W``,
+    ``5L``, ``#``, ``CRON_TZ=``, nicknames): ``_upstream_gaps`` names those.
+    """
+
+    __slots__ = ("minutes", "hours", "months", "dom", "dow", "last", "dom_any", "dow_any",
+                 "either")
+
+    @classmethod
+    def of(cls, expr):
+        if expr in _CRONITER_READINGS:
+            return _CRONITER_READINGS[expr]
+        fields = expr.lower().split()
+        reading = None
+        if len(fields) == 5 and all(set(f) <= _UPSTREAM_FIELD_CHARS for f in fields):
+            parsed = [_croniter_field(f, i) for i, f in enumerate(fields)]
+            if None not in parsed:
+                reading = cls(parsed, fields)
+        if len(_CRONITER_READINGS) > 1024:
+            _CRONITER_READINGS.clear()
+        _CRONITER_READINGS[expr] = reading
+        return reading
+
+    def __init__(self, parsed, fields):
+        full = [set(range(lo, hi + 1)) for lo, hi in _CRONITER_RANGES]
+        sets = [full[i] if star else values for i, (values, star, _) in enumerate(parsed)]
+        self.minutes, self.hours, self.dom, self.months, self.dow = \
+            (sorted(s) for s in sets)
+        self.last = parsed[2][2]
+        # A day field listing every value counts as '*' only when the other
+        # day field has a '*' somewhere in it.
+        self.dom_any = parsed[2][1] or (sets[2] == full[2] and not self.last
+                                        and "*" in fields[4])
+        self.dow_any = parsed[4][1] or (sets[4] == full[4] and "*" in fields[2])
+        self.either = not self.dom_any and not self.dow_any
+
+    def day_matches(self, day):
+        """True if croniter fires on the date *day* (a ``date``)."""
+        if day.month not in self.months:
+            return False
+        dom = self.dom_any or day.day in self.dom or (
+            self.last and (day + _DAY).month != day.month)
+        dow = self.dow_any or (day.weekday() + 1) % 7 in self.dow
+        return (dom or dow) if self.either else (dom and dow)
+
+    def next_wall(self, wall):
+        """The first matching naive wall minute strictly after *wall*, or None."""
+        import bisect
+
+        t = wall.replace(second=0, microsecond=0) + _MINUTE
+        day, hour, minute = t.date(), t.hour, t.minute
+        for _ in range(366 * 9):  # a Feb 29 is never 8 years from the next one
+            if self.day_matches(day):
+                for h in self.hours[bisect.bisect_left(self.hours, hour):]:
+                    m0 = minute if h == hour else 0
+                    i = bisect.bisect_left(self.minutes, m0)
+                    if i < len(self.minutes):
+                        return datetime(day.year, day.month, day.day, h, self.minutes[i])
+            day, hour, minute = day + _DAY, 0, 0
+        return None
+
+    def next_after(self, after, zone):
+        """The next fire after the aware *after* in *zone*, as upstream computes it."""
+        base = after.astimezone(_UTC)
+        wall = self.next_wall(after.astimezone(zone).replace(tzinfo=None))
+        for _ in range(2):
+            if wall is None:
+                return None
+            for fold in (0, 1):
+                instant = wall.replace(tzinfo=zone, fold=fold).astimezone(_UTC)
+                if instant > base:
+                    return instant.astimezone(zone)
+            wall = self.next_wall(wall)
+        if wall is None:
+            return None
+        return wall.replace(tzinfo=zone).astimezone(_UTC).astimezone(zone)  # fold 0, unchecked
+
+
+def _may_differ_from_croniter(expr, zone):
+    """A quick screen: can croniter's reading of *expr* fire apart from cron(5)'s in *zone*?
+
+    Only these constructs read differently: a range ('1-1', 'sun-sun'), a
+    step ('1/2' in the day-of-week field, '59/5'), a '*' inside a day field
+    that is not the whole field ('*/2', '*/1', '5,*'), and any time near a
+    change of the zone's UTC offset.
+    """
+    fields = expr.split()
+    if len(fields) != 5:
+        return False
+    if "-" in expr or "/" in expr or any("*" in f and f != "*" for f in fields[2::2]):
+        return True
+    return not (zone is _UTC or type(zone) is timezone or _fixed_offset(zone))
+
+
+def _croniter_difference(expr, zone, after):
+    """How upstream Hermes 0.22 (croniter) and hermes_cron (cron(5)) fire *expr* apart.
+
+    Compares the fires of both over the next two years in *zone* from the
+    aware *after*: the day, hour and minute each allows (every date), and
+    every fire near each change of the zone's UTC offset.  Returns None when
+    they fire alike (or upstream refuses *expr*), else one line naming the
+    cause and both answers from where they part.  Cached per (expression,
+    zone, minute).
+    """
+    try:
+        key = (expr, zone, after.astimezone(_UTC).replace(second=0, microsecond=0))
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in _CRONITER_DIFFS:
+        return _CRONITER_DIFFS[key]
+    result = None
+    if _may_differ_from_croniter(expr, zone):
+        reading = _CroniterReading.of(expr)
+        if reading is not None:
+            cron = CronExpr(expr)
+            result = _wall_difference(cron, reading, zone, after) or \
+                _dst_difference(cron, reading, zone, after)
+    if key is not None:
+        if len(_CRONITER_DIFFS) > 1024:
+            _CRONITER_DIFFS.clear()
+        _CRONITER_DIFFS[key] = result
+    return result
+
+
+def _wall_difference(cron, reading, zone, after):
+    """The first wall minute (over two years) that one reading fires and the other does not."""
+    minutes, hours, dom, months, dow, _ = cron.fields
+    fields = cron.expr.split()
+    causes = [f"the {_FIELDS[i][0]} field {fields[i]!r}" for i, (ours, theirs) in enumerate(
+        ((minutes, reading.minutes), (hours, reading.hours), (dom, reading.dom),
+         (months, reading.months), (dow, reading.dow))) if set(ours) != set(theirs)]
+    if cron.fields[5] == reading.either:
+        causes.append(f"the day fields {fields[2]!r} and {fields[4]!r}: croniter fires on days "
+                      f"that match {'EITHER' if reading.either else 'BOTH'}, cron(5) "
+                      f"{'EITHER' if not reading.either else 'BOTH'}")
+    if not causes:
+        return None
+    h0, m0 = min(hours), min(minutes)
+    start = after.astimezone(zone).replace(tzinfo=None, fold=0)
+    day = start.date()
+    for _ in range(_PARITY_DAYS):
+        ours_day = cron.matches(datetime(day.year, day.month, day.day, h0, m0))
+        theirs_day = reading.day_matches(day)
+        for h in range(24) if ours_day or theirs_day else ():
+            for m in range(60):
+                ours = ours_day and h in hours and m in minutes
+                if ours == (theirs_day and h in reading.hours and m in reading.minutes):
+                    continue
+                wall = datetime(day.year, day.month, day.day, h, m)
+                if wall <= start:
+                    continue
+                # The answers start at the first minute one fires and the other does not.
+                begin = wall.replace(tzinfo=zone).astimezone(_UTC) - _MINUTE
+                return _both_answers(cron, reading, zone, begin, 0, "; ".join(causes))
+        day += _DAY
+    return None
+
+
+def _parting(cron, reading, zone, begin, end):
+    """How many fires after *begin* both readings share before they part.
+
+    None when they fire alike past *end* (or for 4000 fires).
+    """
+    theirs = ours = begin
+    for i in range(4000):  # '* * * * *' takes 125 steps for a 1-hour change
+        theirs, ours = reading.next_after(theirs, zone), cron.next_after(ours, tz=zone)
+        if theirs is None or theirs.astimezone(_UTC) != ours.astimezone(_UTC):
+            return i  # (as instants: one zone's datetimes compare by wall clock)
+        if theirs > end:
+            return None
+    return None
+
+
+def _offset_changes(zone, start, days):
+    """The instants (aware UTC) in the *days* after *start* at which *zone*'s offset changes."""
+    key = (zone, start.date(), days)
+    if key in _OFFSET_CHANGES:
+        return _OFFSET_CHANGES[key]
+    changes, t = [], start.replace(hour=0, minute=0, second=0, microsecond=0)
+    offset = t.astimezone(zone).utcoffset()
+    for _ in range(days):
+        later = t + _DAY
+        if later.astimezone(zone).utcoffset() != offset:
+            lo, hi = t, later
+            while hi - lo > timedelta(seconds=1):
+                mid = lo + (hi - lo) // 2
+                if mid.astimezone(zone).utcoffset() == offset:
+                    lo = mid
+                else:
+                    hi = mid
+            changes.append(hi.replace(microsecond=0))
+            offset = later.astimezone(zone).utcoffset()
+        t = later
+    if len(_OFFSET_CHANGES) > 64:
+        _OFFSET_CHANGES.clear()
+    _OFFSET_CHANGES[key] = changes
+    return changes
+
+
+def _dst_difference(cron, reading, zone, after):
+    """The first fire near a change of *zone*'s UTC offset where the readings part."""
+    if zone is _UTC or type(zone) is timezone or _fixed_offset(zone):
+        return None
+    start = after.astimezone(_UTC)
+    for change in _offset_changes(zone, start, _PARITY_DAYS):
+        shift = abs(change.astimezone(zone).utcoffset() -
+                    (change - _MINUTE).astimezone(zone).utcoffset())
+        begin = max(change - shift - 2 * _MINUTE, start)
+        parted = _parting(cron, reading, zone, begin, change + shift + 2 * _MINUTE)
+        if parted is not None:
+            cause = (f"the change of UTC offset in {_zone_name(zone)} on "
+                     f"{change.astimezone(zone).date().isoformat()}")
+            return _both_answers(cron, reading, zone, begin, max(parted - 1, 0), cause)
+    return None
+
+
+def _both_answers(cron, reading, zone, begin, skip, cause):
+    """The message: three fires of each reading from *begin*, after the first *skip*."""
+    theirs, ours = [begin], [begin]
+    for _ in range(skip + 3):
+        if theirs[-1] is not None:
+            theirs.append(reading.next_after(theirs[-1], zone))
+        ours.append(cron.next_after(ours[-1], tz=zone))
+    theirs, ours = [t for t in theirs[1 + skip:] if t is not None], ours[1 + skip:]
+    offsets = len({f.utcoffset() for f in theirs + ours}) > 1
+    return (f"upstream Hermes 0.22 (croniter) reads {cron.expr!r} differently ({cause}): "
+            f"croniter fires {_brief_fires(theirs, offsets) or 'never'}; hermes_cron (cron(5)) "
+            f"fires {_brief_fires(ours, offsets)}")
+
+
+def _brief_fires(fires, offsets):
+    """``2026-06-01 16:00, 06-03 16:00``: the year and the date only where they change.
+
+    With *offsets* each fire shows its UTC offset (``01:00-05:00``).
+    """
+    out, before = [], None
+    for fire in fires:
+        if before is None or before.year != fire.year:
+            text = fire.strftime("%Y-%m-%d %H:%M")
+        elif before.date() != fire.date():
+            text = fire.strftime("%m-%d %H:%M")
+        else:
+            text = fire.strftime("%H:%M")
+        if offsets:
+            text += fire.replace(microsecond=0).isoformat()[19:]
+        out.append(text)
+        before = fire
+    return ", ".join(out)
 
 
 # =============================================================================
@@ -9334,7 +9829,7 @@ def _preflight(home, job):
             found.append(("skill_missing", f"skill {name!r} not found under {home.skills_dir}: "
                           f"create {os.path.join(home.skills_dir, name, 'SKILL.md')} or drop "
                           f"the skill"))
-    found += _upstream_fields_ignored(job)
+    found += _upstream_fields_ignored(job) + _cron_findings(home, job)
     return found
 
 
@@ -9352,6 +9847,40 @@ def _upstream_fields_ignored(job):
             found.append(("upstream_field_ignored",
                           f"{key}={value!r} is stored for upstream Hermes, but this runner does "
                           f"not act on it: {instead}; to clear it: edit {job.get('id')} {flag} ''"))
+    return found
+
+
+def _cron_findings(home, job):
+    """Preflight findings about a cron job's expression: ``[(code, message)]``.
+
+    ``step_exceeds_range`` everywhere (``*/100`` fires at minute 0 only);
+    ``cron_differs_from_upstream`` in a Hermes home (a ``config.yaml``
+    beside the cron home, where an upstream ticker ran the job or may run
+    it again), when upstream Hermes 0.22 (croniter) and cron(5) fire the
+    expression at different instants in the job's zone within two years.
+    """
+    schedule = job.get("schedule")
+    try:  # a stored schedule, or the text of an apply entry; an invalid one is reported
+        if isinstance(schedule, str):  # on its own
+            schedule = parse_schedule(schedule, now=home.now())
+        if not isinstance(schedule, dict) or schedule.get("kind") != "cron":
+            return []
+        expr = schedule["expr"]
+        _cron(expr)
+    except (HermesCronError, KeyError, TypeError):
+        return []
+    found = [("step_exceeds_range",
+              f"the {name} field's step {step} in {item!r} ({expr!r}) is larger than the "
+              f"field's range, so it matches {name} {value} only: write {value} if that is "
+              f"meant (cronie warns about this too)")
+             for name, item, step, value in _cron_wide_steps(expr)]
+    if os.path.isfile(os.path.join(os.path.dirname(home.path), "config.yaml")):
+        try:
+            difference = _croniter_difference(expr, home.zone(job), home.now())
+        except HermesCronError:  # so is an invalid zone
+            difference = None
+        if difference:
+            found.append(("cron_differs_from_upstream", difference))
     return found
 
 

@@ -340,6 +340,157 @@ def test_file_lock_waiter_interrupted_lets_go_and_stuck_holders_pile_up_nothing(
         pass
 
 
+class _DateutilLikeNewYork(tzinfo):
+    """New York under the 2007 US rules, read as dateutil's rule zones read it.
+
+    A wall time in the spring gap gets the summer offset at both folds (PEP 495
+    gives the offset before the change at fold 0); the repeated hour honours fold.
+    No ``utcoffset(None)``: the offsets vary.
+    """
+
+    @staticmethod
+    def _changes(year):
+        march = date(year, 3, 8 + (6 - date(year, 3, 8).weekday()) % 7)   # 2nd Sunday
+        november = date(year, 11, 1 + (6 - date(year, 11, 1).weekday()) % 7)  # 1st Sunday
+        return datetime.combine(march, datetime.min.time()) + timedelta(hours=2), \
+            datetime.combine(november, datetime.min.time()) + timedelta(hours=2)
+
+    def utcoffset(self, dt):
+        if dt is None:
+            return None
+        start, end = self._changes(dt.year)
+        wall = dt.replace(tzinfo=None, fold=0)
+        summer = start <= wall < end - timedelta(hours=1) or (
+            end - timedelta(hours=1) <= wall < end and not dt.fold)
+        return timedelta(hours=-4 if summer else -5)
+
+    def dst(self, dt):
+        return None if dt is None else self.utcoffset(dt) + timedelta(hours=5)
+
+    def fromutc(self, dt):
+        start, end = self._changes(dt.year)
+        utc = dt.replace(tzinfo=None)
+        if start + timedelta(hours=5) <= utc < end + timedelta(hours=4):
+            return (utc - timedelta(hours=4)).replace(tzinfo=self)
+        wall = utc - timedelta(hours=5)
+        return wall.replace(tzinfo=self, fold=int(end - timedelta(hours=1) <= wall < end))
+
+
+# Fires of these across both 2026 changes of New York, for the tzinfo kinds.
+_TZ_TWIN_EXPRS = ["30 2 * * *", "*/20 * * * *", "0 1 * * *", "30 1 * * *", "0 9 * * 1-5",
+                  "*/7 1-3 * * *", "0 * * * *"]
+_TZ_TWIN_STARTS = ["2026-03-07T12:00:00+00:00", "2026-10-31T12:00:00+00:00"]
+
+
+def _tz_fires(zone, expr, start, count=30):
+    t, fires = hc.parse_iso(start), []
+    for _ in range(count):
+        t = hc.CronExpr(expr).next_after(t, tz=zone)
+        fires.append(t.astimezone(UTC).isoformat())
+    return fires
+
+
+def test_zone_a_tzinfo_of_ones_own_gives_the_instants_of_its_zoneinfo_twin():
+    own, twin = _DateutilLikeNewYork(), ZoneInfo("America/New_York")
+    for expr in _TZ_TWIN_EXPRS:
+        for start in _TZ_TWIN_STARTS:
+            assert _tz_fires(own, expr, start) == _tz_fires(twin, expr, start), (expr, start)
+    # The answer is in the caller's tzinfo, at the same instant.
+    got = hc.CronExpr("30 2 * * *").next_after(hc.parse_iso("2026-03-07T12:00:00+00:00"), own)
+    assert got.tzinfo is own and got.astimezone(UTC) == datetime(2026, 3, 8, 7, 0, tzinfo=UTC)
+    # A time in that tzinfo, with no tz, is read on its wall clock as the twin's.
+    at = datetime(2026, 11, 1, 1, 40, tzinfo=own, fold=1)  # the second 01:40
+    assert hc.CronExpr("*/15 * * * *").next_after(at).astimezone(UTC) == \
+        datetime(2026, 11, 1, 6, 45, tzinfo=UTC)
+
+
+# pytz and dateutil are not this module's dependencies: these run where they
+# are installed (in-process below, and in upstream 0.22's venv, which has both
+# through croniter, as a slow test).
+_TZ_TWIN_SCRIPT = r"""
+import json
+from datetime import datetime, timezone
+import pytz
+from dateutil import tz as dtz
+import hermes_cron as hc
+
+def fires(zone, expr, start, count=30):
+    t, out = hc.parse_iso(start), []
+    for _ in range(count):
+        t = hc.CronExpr(expr).next_after(t, tz=zone)
+        out.append(t.astimezone(timezone.utc).isoformat())
+    return out
+
+ny = pytz.timezone("America/New_York")
+kinds = {"pytz": ny, "dateutil-file": dtz.gettz("America/New_York"),
+         "dateutil-rule": dtz.tzstr("EST5EDT,M3.2.0,M11.1.0"), "pytz-utc": pytz.utc,
+         "pytz-fixed": pytz.FixedOffset(330), "dateutil-utc": dtz.tzutc(),
+         "dateutil-offset": dtz.tzoffset(None, 19800)}
+out = {"fires": {f"{kind}|{expr}|{start}": fires(zone, expr, start)
+                 for kind, zone in kinds.items() for expr in EXPRS for start in STARTS}}
+expr = hc.CronExpr("0 9 * * *")
+localized = expr.next_after(ny.localize(datetime(2026, 3, 7, 12)))
+from_utc = expr.next_after(datetime(2026, 3, 7, 17, tzinfo=timezone.utc), tz=ny)
+out["localized"] = [localized.isoformat(), localized.tzinfo.zone]
+out["from_utc"] = [from_utc.isoformat(), from_utc.tzinfo.zone]
+out["unlocalized"] = expr.next_after(datetime(2026, 3, 8, 8, 59, tzinfo=ny)).isoformat()
+out["second_pass"] = hc.CronExpr("*/15 * * * *").next_after(
+    ny.localize(datetime(2026, 11, 1, 1, 40), is_dst=False)).isoformat()
+out["matches"] = expr.matches(ny.localize(datetime(2026, 3, 8, 9)))
+out["names"] = [hc._zone_name(hc._zone(z)) for z in (ny, kinds["dateutil-file"], pytz.utc)]
+out["once"] = hc.parse_schedule("2026-03-08T09:00", tz=ny)["run_at"]
+print(json.dumps(out))
+"""
+
+
+def _tz_twin_expected():
+    ny, kolkata = ZoneInfo("America/New_York"), timezone(timedelta(hours=5, minutes=30))
+    twins = {"pytz": ny, "dateutil-file": ny, "dateutil-rule": ny, "pytz-utc": UTC,
+             "pytz-fixed": kolkata, "dateutil-utc": UTC, "dateutil-offset": kolkata}
+    return {
+        "fires": {f"{kind}|{expr}|{start}": _tz_fires(zone, expr, start)
+                  for kind, zone in twins.items() for expr in _TZ_TWIN_EXPRS
+                  for start in _TZ_TWIN_STARTS},
+        "localized": ["2026-03-08T09:00:00-04:00", "America/New_York"],
+        "from_utc": ["2026-03-08T09:00:00-04:00", "America/New_York"],
+        # A pytz zone attached without localize() reads as New York's wall clock
+        # (its twin's), not as the local mean time pytz gives it (-04:56).
+        "unlocalized": "2026-03-08T09:00:00-04:00",
+        "second_pass": "2026-11-01T01:45:00-05:00",
+        "matches": True,
+        "names": ["America/New_York", "America/New_York", "UTC"],
+        "once": "2026-03-08T09:00:00-04:00"}
+
+
+def _tz_twin_script():
+    return (_TZ_TWIN_SCRIPT.replace("EXPRS", repr(_TZ_TWIN_EXPRS))
+            .replace("STARTS", repr(_TZ_TWIN_STARTS)))
+
+
+def test_zone_pytz_and_dateutil_zones_give_the_instants_of_their_zoneinfo_twins(capsys):
+    pytest.importorskip("pytz", reason="pytz is not installed here (the slow test runs it "
+                                       "in upstream 0.22's venv)")
+    pytest.importorskip("dateutil", reason="python-dateutil is not installed here (the slow "
+                                           "test runs it in upstream 0.22's venv)")
+    exec(compile(_tz_twin_script(), "tz twins", "exec"), {"__name__": "tz_twins"})
+    assert json.loads(capsys.readouterr().out) == _tz_twin_expected()
+
+
+@pytest.mark.slow
+def test_zone_pytz_and_dateutil_zones_in_upstream_0_22s_venv(tmp_path):
+    path = os.environ.get("HERMES_CRON_TEST_HERMES_0_22")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("upstream hermes-agent 0.22.2.post1 is not installed here: set "
+                    "HERMES_CRON_TEST_HERMES_0_22 to its 'hermes' executable (.ci/run "
+                    "installs it; its venv has pytz and python-dateutil through croniter)")
+    python = os.path.join(os.path.dirname(path), "python")
+    r = subprocess.run([python, "-c", _tz_twin_script()], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300, env={"PYTHONPATH": HERE, "TZ": "UTC",
+                                                    "PATH": os.environ.get("PATH", "")})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == _tz_twin_expected()
+
+
 # ---- 5. cron expressions -------------------------------------------------------------
 
 
@@ -1745,6 +1896,301 @@ def test_cron_fields_are_separated_by_ascii_spaces_and_tabs_only(char):
         hc.parse_schedule(f"0{char}9 * * *")
     assert f"not U+{ord(char):04X}" in str(ei.value)
     assert hc.parse_schedule(" 0\t9  * * * ")["expr"] == "0 9 * * *"
+
+
+@pytest.mark.parametrize("expr,start,fires", [
+    # A step past its field's range matches the range's first value, as in
+    # cronie (which warns), croniter and upstream; the preflight warns too.
+    ("*/100 * * * *", "2026-01-01 00:30", ["2026-01-01 01:00", "2026-01-01 02:00"]),
+    ("10/100 * * * *", "2026-01-01 00:30", ["2026-01-01 01:10", "2026-01-01 02:10"]),
+    ("0 */25 * * *", "2026-01-01 00:30", ["2026-01-02 00:00", "2026-01-03 00:00"]),
+    ("0 0 */32 * *", "2026-01-01 00:30", ["2026-02-01 00:00", "2026-03-01 00:00"]),
+    ("0 0 1 */13 *", "2026-01-01 00:30", ["2027-01-01 00:00", "2028-01-01 00:00"]),
+    # '*/100,1-7' starts with '*': the days 1-7 AND Monday, the first Monday.
+    ("1 1 */100,1-7 * MON", "2026-01-01 00:30", ["2026-01-05 01:01", "2026-02-02 01:01"]),
+])
+def test_cron_a_step_larger_than_its_range_matches_the_first_value(expr, start, fires):
+    t, got = _cron_utc(start), []
+    for _ in fires:
+        t = hc.CronExpr(expr).next_after(t)
+        got.append(t.strftime("%Y-%m-%d %H:%M"))
+    assert got == fires
+
+
+def test_cron_wide_steps_are_listed_with_the_one_value_they_match():
+    assert hc._cron_wide_steps("*/100 */25 */32 jan/13 */9") == [
+        ("minute", "*/100", 100, 0), ("hour", "*/25", 25, 0), ("day-of-month", "*/32", 32, 1),
+        ("month", "jan/13", 13, 1), ("day-of-week", "*/9", 9, 0)]
+    assert hc._cron_wide_steps("CRON_TZ=UTC 5-50/61,7 1 */31 * mon/8") == [
+        ("minute", "5-50/61", 61, 5)]
+    assert hc._cron_wide_steps("*/60 */24 * * *") == []  # a step as wide as the range
+    assert hc._cron_wide_steps("@hourly") == []
+
+
+def test_cron_day_of_week_L_alone_is_refused_naming_what_to_write():
+    for expr in ("0 0 * * L", "0 0 * * l", "0 0 1 * 1,L"):
+        with pytest.raises(hc.CronSyntaxError) as ei:
+            hc.CronExpr(expr)
+        assert str(ei.value) == (
+            f"day-of-week field takes L only after a weekday: {expr!r}: write 5L for the "
+            f"month's last Friday, L in the day-of-month field for its last day, or 6 (sat) "
+            f"for every Saturday")
+    assert hc.CronExpr("0 0 * * 5L").next_after(_cron_utc("2026-03-01 00:00")) == \
+        _cron_utc("2026-03-27 00:00")
+    assert hc.CronExpr("0 0 L * *").next_after(_cron_utc("2026-02-01 00:00")) == \
+        _cron_utc("2026-02-28 00:00")
+
+
+# (expression, zone, start, what the real upstream 0.22 fired, what cron(5)
+# fires): upstream's answers were taken from its compute_next_run (the slow
+# test below checks the reading against the program itself).
+_CRONITER_CASES = [
+    ("0 16 */2 * sat", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-05-31T16:00:00+00:00", "2026-06-01T16:00:00+00:00", "2026-06-03T16:00:00+00:00",
+      "2026-06-05T16:00:00+00:00"],
+     ["2026-06-13T16:00:00+00:00", "2026-06-27T16:00:00+00:00", "2026-07-11T16:00:00+00:00",
+      "2026-07-25T16:00:00+00:00"]),
+    ("0 9 * 1-1 *", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-05-31T09:00:00+00:00", "2026-06-01T09:00:00+00:00", "2026-06-02T09:00:00+00:00",
+      "2026-06-03T09:00:00+00:00"],
+     ["2027-01-01T09:00:00+00:00", "2027-01-02T09:00:00+00:00", "2027-01-03T09:00:00+00:00",
+      "2027-01-04T09:00:00+00:00"]),
+    ("0 0 * * 1/2", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-06-01T00:00:00+00:00", "2026-06-03T00:00:00+00:00", "2026-06-05T00:00:00+00:00",
+      "2026-06-08T00:00:00+00:00"],
+     ["2026-06-01T00:00:00+00:00", "2026-06-03T00:00:00+00:00", "2026-06-05T00:00:00+00:00",
+      "2026-06-07T00:00:00+00:00"]),
+    ("0 0 * * sun-sun", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-06-01T00:00:00+00:00", "2026-06-02T00:00:00+00:00", "2026-06-03T00:00:00+00:00",
+      "2026-06-04T00:00:00+00:00"],
+     ["2026-06-07T00:00:00+00:00", "2026-06-14T00:00:00+00:00", "2026-06-21T00:00:00+00:00",
+      "2026-06-28T00:00:00+00:00"]),
+    ("59/5 * * * *", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-05-31T00:05:00+00:00", "2026-05-31T00:10:00+00:00", "2026-05-31T00:15:00+00:00",
+      "2026-05-31T00:20:00+00:00"],
+     ["2026-05-31T00:59:00+00:00", "2026-05-31T01:59:00+00:00", "2026-05-31T02:59:00+00:00",
+      "2026-05-31T03:59:00+00:00"]),
+    ("0 0 5,* * 1", "UTC", "2026-05-31T00:00:00+00:00",
+     ["2026-06-01T00:00:00+00:00", "2026-06-08T00:00:00+00:00", "2026-06-15T00:00:00+00:00",
+      "2026-06-22T00:00:00+00:00"],
+     ["2026-06-01T00:00:00+00:00", "2026-06-02T00:00:00+00:00", "2026-06-03T00:00:00+00:00",
+      "2026-06-04T00:00:00+00:00"]),
+    ("30 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00",
+     ["2026-03-08T02:30:00-05:00", "2026-03-09T02:30:00-04:00", "2026-03-10T02:30:00-04:00",
+      "2026-03-11T02:30:00-04:00"],
+     ["2026-03-08T03:00:00-04:00", "2026-03-09T02:30:00-04:00", "2026-03-10T02:30:00-04:00",
+      "2026-03-11T02:30:00-04:00"]),
+    ("0 */2 * * *", "America/New_York", "2026-03-08T04:00:00+00:00",
+     ["2026-03-08T00:00:00-05:00", "2026-03-08T02:00:00-05:00", "2026-03-08T04:00:00-04:00",
+      "2026-03-08T06:00:00-04:00"],
+     ["2026-03-08T00:00:00-05:00", "2026-03-08T04:00:00-04:00", "2026-03-08T06:00:00-04:00",
+      "2026-03-08T08:00:00-04:00"]),
+    ("0 * * * *", "America/New_York", "2026-11-01T04:30:00+00:00",
+     ["2026-11-01T01:00:00-04:00", "2026-11-01T02:00:00-05:00", "2026-11-01T03:00:00-05:00",
+      "2026-11-01T04:00:00-05:00"],
+     ["2026-11-01T01:00:00-04:00", "2026-11-01T01:00:00-05:00", "2026-11-01T02:00:00-05:00",
+      "2026-11-01T03:00:00-05:00"]),
+    ("15 2 * * *", "Australia/Lord_Howe", "2026-10-03T12:00:00+00:00",
+     ["2026-10-04T02:15:00+10:30", "2026-10-05T02:15:00+11:00", "2026-10-06T02:15:00+11:00",
+      "2026-10-07T02:15:00+11:00"],
+     ["2026-10-04T02:30:00+11:00", "2026-10-05T02:15:00+11:00", "2026-10-06T02:15:00+11:00",
+      "2026-10-07T02:15:00+11:00"]),
+]
+
+
+@pytest.mark.parametrize("expr,zone,start,upstream,ours", _CRONITER_CASES)
+def test_cron_croniter_reading_fires_as_upstream_0_22_did(expr, zone, start, upstream, ours):
+    zone, reading = ZoneInfo(zone), hc._CroniterReading.of(expr)
+    theirs, mine, t, u = [], [], hc.parse_iso(start), hc.parse_iso(start)
+    for _ in upstream:
+        t, u = reading.next_after(t, zone), hc.CronExpr(expr).next_after(u, tz=zone)
+        theirs.append(t)
+        mine.append(u.isoformat())
+    assert [t.astimezone(UTC) for t in theirs] == [hc.parse_iso(s) for s in upstream]
+    assert mine == ours
+
+
+def test_cron_croniter_reading_refuses_what_upstream_refuses():
+    for expr in ("0 0 ? * 1", "0 9 * * 1#2", "0 9 15W * *", "0 9 LW * *", "0 0 * * 5L",
+                 "CRON_TZ=UTC 0 9 * * *", "@daily", "0 9 * * monday", "0 0 0 * *"):
+        assert hc._CroniterReading.of(expr) is None, expr
+    reading = hc._CroniterReading.of("0 0 L,15 * *")
+    assert [reading.day_matches(date(2026, 2, d)) for d in (14, 15, 27, 28)] == \
+        [False, True, False, True]
+
+
+def test_cron_difference_screen_looks_only_where_the_readings_can_part():
+    ny = ZoneInfo("America/New_York")
+    assert [hc._may_differ_from_croniter(e, UTC) for e in (
+        "0 9 * * *", "*/15 * * * *", "0 0 1,15 * 1", "0 0 L * *", "0 9 * 1-1 *", "0 0 * * 1/2",
+        "0 0 */2 * 1", "0 0 5,* * 1", "59/5 * * * *", "CRON_TZ=UTC 0 0 * * 1/2")] == [
+        False, True, False, False, True, True, True, True, True, False]
+    assert hc._may_differ_from_croniter("0 9 * * *", ny)
+    assert hc._croniter_difference("0 9 * * *", ny, hc.parse_iso("2026-03-01T00:00:00Z")) is None
+    after = hc.parse_iso("2026-05-31T00:00:00Z")
+    found = hc._croniter_difference("0 0 * * 1/2", UTC, after)
+    assert hc._croniter_difference("0 0 * * 1/2", UTC, after) is found  # cached
+
+
+@pytest.mark.parametrize("expr,zone,start,message", [
+    ("0 16 */2 * sat", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 16 */2 * sat' differently (the day fields '*/2' "
+     "and 'sat': croniter fires on days that match EITHER, cron(5) BOTH): croniter fires "
+     "2026-05-31 16:00, 06-01 16:00, 06-03 16:00; hermes_cron (cron(5)) fires 2026-06-13 16:00, "
+     "06-27 16:00, 07-11 16:00"),
+    ("0 0 */2 * 1", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 0 */2 * 1' differently (the day fields '*/2' and "
+     "'1': croniter fires on days that match EITHER, cron(5) BOTH): croniter fires 2026-06-03 "
+     "00:00, 06-05 00:00, 06-07 00:00; hermes_cron (cron(5)) fires 2026-06-15 00:00, 06-29 "
+     "00:00, 07-13 00:00"),
+    ("0 9 * 1-1 *", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 9 * 1-1 *' differently (the month field '1-1'): "
+     "croniter fires 2026-05-31 09:00, 06-01 09:00, 06-02 09:00; hermes_cron (cron(5)) fires "
+     "2027-01-01 09:00, 01-02 09:00, 01-03 09:00"),
+    ("0 0 * * 1/2", "UTC", "2026-05-31T00:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 0 * * 1/2' differently (the day-of-week field "
+     "'1/2'): croniter fires 2026-06-08 00:00, 06-10 00:00, 06-12 00:00; hermes_cron (cron(5)) "
+     "fires 2026-06-07 00:00, 06-08 00:00, 06-10 00:00"),
+    ("30 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '30 2 * * *' differently (the change of UTC offset "
+     "in America/New_York on 2026-03-08): croniter fires 2026-03-08 03:30, 03-09 02:30, 03-10 "
+     "02:30; hermes_cron (cron(5)) fires 2026-03-08 03:00, 03-09 02:30, 03-10 02:30"),
+    ("0 */2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 */2 * * *' differently (the change of UTC offset "
+     "in America/New_York on 2026-03-08): croniter fires 2026-03-08 03:00, 04:00, 06:00; "
+     "hermes_cron (cron(5)) fires 2026-03-08 04:00, 06:00, 08:00"),
+    ("0 * * * *", "America/New_York", "2026-10-31T12:00:00+00:00",
+     "upstream Hermes 0.22 (croniter) reads '0 * * * *' differently (the change of UTC offset "
+     "in America/New_York on 2026-11-01): croniter fires 2026-11-01 01:00-04:00, 02:00-05:00, "
+     "03:00-05:00; hermes_cron (cron(5)) fires 2026-11-01 01:00-04:00, 01:00-05:00, "
+     "02:00-05:00"),
+])
+def test_cron_difference_from_croniter_names_both_answers(expr, zone, start, message):
+    assert hc._croniter_difference(expr, ZoneInfo(zone), hc.parse_iso(start)) == message
+
+
+# The parity table: (expression, zone, start).  Upstream Hermes 0.22 (the
+# real program, its compute_next_run on croniter 6.0) fires each; hermes_cron's
+# reading of croniter must give the same instants, and its difference finder
+# must flag exactly the rows where cron(5) fires otherwise.
+_PARITY_TABLE = [
+    ("0 16 */2 * sat", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */2 * 1", "Europe/Berlin", "2026-06-01T00:00:00+00:00"),
+    ("0 9 * 1-1 *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 * * 1/2", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("1 1 */100,1-7 * MON", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 * * sun-sun", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("5-5 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0-0 * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 1 * */1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */1 * 1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("59/5 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 12 * * 6/2", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 5,* * 1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */2 * sat", "Asia/Tokyo", "2026-05-31T00:00:00+00:00"),
+    ("*/100 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 */25 * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 */32 * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 9 * * 1-5", "America/New_York", "2026-03-06T12:00:00+00:00"),
+    ("0 0 * * fri-sun", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 1,15 * 1", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 0 L * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("30 9 * jan-mar mon", "Europe/Berlin", "2026-01-01T00:00:00+00:00"),
+    ("0 0 * * 0-7", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("*/15 * * * *", "UTC", "2026-05-31T00:00:00+00:00"),
+    ("0 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00"),
+    ("30 1 * * *", "America/New_York", "2026-10-31T12:00:00+00:00"),
+    ("0 0 * * *", "America/Santiago", "2026-09-05T12:00:00+00:00"),
+    ("0 9 * * *", "America/Toronto", "2026-03-07T12:00:00+00:00"),
+    ("0 3 * * *", "Europe/Berlin", "2026-10-24T12:00:00+00:00"),
+    ("0 12 * * *", "Asia/Kolkata", "2026-05-31T00:00:00+00:00"),
+    ("30 2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00"),
+    ("0 */2 * * *", "America/New_York", "2026-03-07T12:00:00+00:00"),
+    ("0 * * * *", "America/New_York", "2026-10-31T12:00:00+00:00"),
+    ("*/30 * * * *", "Europe/Berlin", "2026-10-24T12:00:00+00:00"),
+    ("15 2 * * *", "Europe/Berlin", "2026-03-28T12:00:00+00:00"),
+    ("15 2 * * *", "Australia/Lord_Howe", "2026-10-03T12:00:00+00:00"),
+    ("* * * * *", "Europe/London", "2026-10-24T12:00:00+00:00"),
+    ("*/20 1 * * *", "America/New_York", "2026-10-31T12:00:00+00:00"),
+]
+PARITY_ALIKE = 16  # rows of _PARITY_TABLE that fire alike (the README says so)
+
+_UPSTREAM_FIRES_SCRIPT = r"""
+import json, os, sys
+from datetime import datetime, timezone
+import cron.jobs as jobs
+out = []
+for expr, zone, runs in json.loads(sys.stdin.read()):
+    os.environ["HERMES_TIMEZONE"] = zone
+    got = []
+    for begin, end, count in runs:
+        base, fires = begin, []
+        while len(fires) < count:
+            base = jobs.compute_next_run({"kind": "cron", "expr": expr}, base)
+            when = datetime.fromisoformat(base)
+            if end and when > datetime.fromisoformat(end):
+                break
+            fires.append(when.astimezone(timezone.utc).isoformat())
+        got.append(fires)
+    out.append(got)
+print(json.dumps(out))
+"""
+
+
+def _parity_runs(zone, start):
+    """The fires compared: 60 from *start*, and all within 3 h of each offset change
+    in the next two years."""
+    runs, t = [(start, None, 60)], hc.parse_iso(start)
+    offset = t.astimezone(zone).utcoffset()
+    for _ in range(731 * 24):
+        t += timedelta(hours=1)
+        if t.astimezone(zone).utcoffset() != offset:
+            offset = t.astimezone(zone).utcoffset()
+            runs.append(((t - timedelta(hours=4)).isoformat(),
+                         (t + timedelta(hours=3)).isoformat(), 1000))
+    return runs
+
+
+def _parity_fires(step, runs):
+    out = []
+    for begin, end, count in runs:
+        t, fires = hc.parse_iso(begin), []
+        while len(fires) < count:
+            t = step(t)
+            if end and t > hc.parse_iso(end):
+                break
+            fires.append(t.astimezone(UTC).isoformat())
+        out.append(fires)
+    return out
+
+
+@pytest.mark.slow
+def test_cron_croniter_reading_and_differences_match_real_upstream_0_22(tmp_path):
+    path = os.environ.get("HERMES_CRON_TEST_HERMES_0_22")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("upstream hermes-agent 0.22.2.post1 is not installed here: set "
+                    "HERMES_CRON_TEST_HERMES_0_22 to its 'hermes' executable (.ci/run "
+                    "installs it from the package index)")
+    cases = [(expr, zone, _parity_runs(ZoneInfo(zone), start))
+             for expr, zone, start in _PARITY_TABLE]
+    (tmp_path / "home").mkdir()
+    r = subprocess.run([os.path.join(os.path.dirname(path), "python"), "-c",
+                        _UPSTREAM_FIRES_SCRIPT], input=json.dumps(cases), cwd=tmp_path,
+                       capture_output=True, text=True, timeout=600,
+                       env={"HERMES_HOME": str(tmp_path / "home"), "HOME": str(tmp_path),
+                            "TZ": "UTC", "PATH": os.environ.get("PATH", "")})
+    assert r.returncode == 0, r.stderr[-2000:]
+    upstream = json.loads(r.stdout)
+    alike = []
+    for (expr, zone, start), (_, _, runs), theirs in zip(_PARITY_TABLE, cases, upstream):
+        zone = ZoneInfo(zone)
+        reading = hc._CroniterReading.of(expr)
+        assert _parity_fires(lambda t: reading.next_after(t, zone), runs) == theirs, expr
+        same = _parity_fires(lambda t: hc.CronExpr(expr).next_after(t, tz=zone), runs) == theirs
+        found = hc._croniter_difference(expr, zone, hc.parse_iso(start))
+        assert (found is None) == same, (expr, found)
+        alike.append(same)
+    assert sum(alike) == PARITY_ALIKE
 
 
 # ---- 6. schedules --------------------------------------------------------------------
@@ -11884,6 +12330,67 @@ def test_doctor_counts_a_python_runner_and_a_provider_model(tmp_path, clock, env
     assert [(f["code"], f["message"]) for f in plain.doctor()["findings"]][1:] == [
         ("provider_unknown", "provider 'nowhere' is not in config providers nor a built-in "
                              "one: add it to config.json providers with its base_url")]
+
+
+def test_preflight_names_expressions_upstream_fires_otherwise_in_a_hermes_home(
+        tmp_path, env, clock, capsys, monkeypatch):
+    monkeypatch.setattr(os, "environ", dict(env, HERMES_CRON_NOW=hc._iso(clock())))
+    home = hc.CronHome(tmp_path / "hermes" / "cron", clock=clock, environ=env)
+    write_config(home, {"agent": {"command": "cat"}})
+    argv = ["--home", home.path]
+    wide = ("hermes_cron: warning: the minute field's step 100 in '*/100' ('*/100 * * * *') is "
+            "larger than the field's range, so it matches minute 0 only: write 0 if that is "
+            "meant (cronie warns about this too)\n")
+    # Not inside a Hermes home: no upstream ticker reads it, so only the step is named.
+    assert hc.main(argv + ["add", "0 16 */2 * sat", "p", "--name", "plain"]) == 0
+    assert capsys.readouterr().err == ""
+    assert hc.main(argv + ["add", "*/100 * * * *", "p", "--name", "wide"]) == 0
+    assert capsys.readouterr().err == wide
+    (tmp_path / "hermes" / "config.yaml").write_text("timezone: America/New_York\n")
+    assert hc.main(argv + ["add", "0 16 */2 * sat", "p", "--name", "sat"]) == 0
+    sat = ("upstream Hermes 0.22 (croniter) reads '0 16 */2 * sat' differently (the day fields "
+           "'*/2' and 'sat': croniter fires on days that match EITHER, cron(5) BOTH): croniter "
+           "fires 2026-03-09 16:00, 03-11 16:00, 03-13 16:00; hermes_cron (cron(5)) fires "
+           "2026-03-21 16:00, 04-11 16:00, 04-25 16:00")
+    assert capsys.readouterr().err == f"hermes_cron: warning: {sat}\n"
+    assert hc.main(argv + ["edit", "sat", "--schedule", "0 9 * 1-1 *"]) == 0
+    january = ("upstream Hermes 0.22 (croniter) reads '0 9 * 1-1 *' differently (the month field "
+               "'1-1'): croniter fires 2026-03-06 09:00-05:00, 03-07 09:00-05:00, 03-08 "
+               "09:00-04:00; hermes_cron "
+               "(cron(5)) fires 2027-01-01 09:00-05:00, 01-02 09:00-05:00, 01-03 09:00-05:00")
+    assert capsys.readouterr().err == f"hermes_cron: warning: {january}\n"
+    assert hc.main(argv + ["add", "30 9 * * 1-5", "p", "--name", "alike"]) == 0
+    assert capsys.readouterr().err == ""
+    hourly = ("upstream Hermes 0.22 (croniter) reads '*/100 * * * *' differently (the change of "
+              "UTC offset in America/New_York on 2026-11-01): croniter fires 2026-11-01 "
+              "01:00-04:00, 02:00-05:00, 03:00-05:00; hermes_cron (cron(5)) fires 2026-11-01 "
+              "01:00-04:00, 01:00-05:00, 02:00-05:00")
+    ids = {j["name"]: j["id"] for j in home.jobs()}
+    found = sorted((f["job_id"], f["code"], f["message"]) for f in home.doctor()["findings"]
+                   if f["code"] in ("cron_differs_from_upstream", "step_exceeds_range"))
+    assert found == sorted([  # the first home is a Hermes home now too
+        (ids["plain"], "cron_differs_from_upstream", sat),
+        (ids["sat"], "cron_differs_from_upstream", january),
+        (ids["wide"], "step_exceeds_range", wide[len("hermes_cron: warning: "):-1]),
+        (ids["wide"], "cron_differs_from_upstream", hourly)])
+    entries = tmp_path / "jobs.json"
+    entries.write_text(json.dumps([{"name": "odd", "schedule": "0 0 * * 1/2", "prompt": "p"}]))
+    assert hc.main(argv + ["apply", str(entries)]) == 0
+    assert capsys.readouterr().err == (
+        "hermes_cron: warning: odd: upstream Hermes 0.22 (croniter) reads '0 0 * * 1/2' "
+        "differently (the day-of-week field '1/2'): croniter fires 2026-03-09 00:00-04:00, "
+        "03-11 00:00-04:00, 03-13 00:00-04:00; hermes_cron (cron(5)) fires 2026-03-08 00:00-05:00, 03-09 "
+        "00:00-04:00, 03-11 00:00-04:00\n")
+
+
+def test_an_upstream_job_with_a_step_past_its_range_runs_and_is_not_paused(home, ok_script):
+    job = home.add_job("0 9 * * *", "", script=ok_script, no_agent=True, name="wide")
+    set_job(home, job["id"], schedule={"kind": "cron", "expr": "*/100 * * * *",
+                                       "display": "*/100 * * * *"},
+            next_run_at="2026-03-06T12:00:00+00:00")
+    home.tick()
+    job = home.job("wide")
+    assert (job["state"], job["next_run_at"]) == ("scheduled", "2026-03-06T13:00:00+00:00")
 
 
 # ---- 22. export: crontab, systemd, kubernetes ----------------------------------------
