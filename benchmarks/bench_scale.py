@@ -748,7 +748,8 @@ def bench_reads(root, cache, n_rows, runs):
     zero = copy_home(src_zero, os.path.join(base, "zero"))
     job_id = ids[0]
     commands = {"runs --limit 20": ["runs", "--limit", "20"], "runs JOB": ["runs", job_id],
-                "status": ["status"], "incidents": ["incidents"]}
+                "status": ["status"], "incidents": ["incidents"], "metrics": ["metrics"],
+                "list": ["list"]}
     cases = [("import", [PY, "-c", "import hermes_cron"])]
     for label, args in commands.items():
         cases.append((f"{label} @big", hermes(big, *args)))
