@@ -5805,9 +5805,16 @@ class _Incidents:
         if not self.ledger.exists():
             return
         test = "=" if delivery else "<>"
-        self.ledger._write(
-            "UPDATE cron_incidents SET state='resolved', closed_at=? WHERE job_id=? AND state IN "
-            f"('detected','alerted') AND failure_type {test} 'delivery'", (now.isoformat(), job_id))
+        where = (f"job_id=? AND state IN ('detected','alerted') AND failure_type {test} "
+                 f"'delivery'")
+        # Most runs succeed with nothing open: a read, not a write transaction
+        # (a lock and an fsync) each.  One opened after this read is as one
+        # opened after the write would be: the next success resolves it.
+        if not self.ledger.select(f"SELECT 1 FROM cron_incidents WHERE {where} LIMIT 1",
+                                  (job_id,)):
+            return
+        self.ledger._write(f"UPDATE cron_incidents SET state='resolved', closed_at=? WHERE {where}",
+                           (now.isoformat(), job_id))
 
     def ack(self, iid, now):
         """Close an incident for good (an operator's ack); return it, or None."""

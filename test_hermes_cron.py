@@ -5689,6 +5689,24 @@ def test_failure_classification_in_order(error, kind):
     assert hc.classify_failure(error) == kind
 
 
+def test_a_success_with_no_open_incident_writes_nothing(home, clock, ok_script, monkeypatch):
+    """Issue 24.1: every successful run paid a write transaction to resolve nothing."""
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    home.run_job(job["id"])  # the ledger exists from here on
+    ledger, incidents, writes = home.scheduler.ledger, home.scheduler.incidents, []
+    real = ledger._write
+    monkeypatch.setattr(ledger, "_write", lambda *a, **k: writes.append(a[0]) or real(*a, **k))
+    incidents.resolve(job["id"], delivery=False, now=clock.now)
+    incidents.resolve(job["id"], delivery=True, now=clock.now)
+    assert writes == []
+    opened = incidents.record(job["id"], "script exited with code 1", None, clock.now)
+    writes.clear()
+    incidents.resolve(job["id"], delivery=True, now=clock.now)  # not a delivery incident
+    assert writes == [] and incidents.get(opened["id"])["state"] == "detected"
+    incidents.resolve(job["id"], delivery=False, now=clock.now)
+    assert len(writes) == 1 and incidents.get(opened["id"])["state"] == "resolved"
+
+
 @pytest.fixture
 def flaky(tmp_path, home):
     """A script job whose script fails until the file 'ok' exists; alerts go to a file."""
