@@ -11561,7 +11561,7 @@ def test_metrics_latest_durations_read_each_job_through_an_index(home, clock, ok
     got = hc._latest_durations(ledger, [fast["id"], "b-never", None])
     assert list(got) == [fast["id"]] and got[fast["id"]][0] == "completed"
     [(sql, params)] = asked
-    assert params == ("b-never", fast["id"])
+    assert params == tuple(sorted(("b-never", fast["id"])))
     plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql, params))
     db.close()
     assert plan.count("USING INDEX idx_executions_job_claimed_instant") == 2, plan
