@@ -21,8 +21,8 @@ hermes_cron  a home of JOBS script jobs (`--no-agent --script noop.sh`): DUE
              config.json {"max_parallel": P}; one `python -m hermes_cron
              --home H tick` with HERMES_CRON_NOW pinned.  Checked: exit 0,
              exactly DUE completed ledger rows, one per due job.
-APScheduler  a BlockingScheduler's worth of work in a BackgroundScheduler:
-             a SQLAlchemyJobStore on a SQLite file holding JOBS jobs
+APScheduler  a BackgroundScheduler with a SQLAlchemyJobStore on a SQLite
+             file (the store built beforehand, not timed) holding JOBS jobs
              (`0 9 * * *` cron triggers; DUE of them with a next_run_time
              in the past, coalesce on, no misfire grace limit, so each
              fires once and next at 09:00), a ThreadPoolExecutor of P
@@ -43,6 +43,8 @@ their ru_maxrss is theirs, not this script's (it survives exec on Linux).
 
 Goals (issue 24): hermes_cron's wall <= APScheduler's, CPU <= 1.5x
 APScheduler's, peak RSS <= 2x APScheduler's, wall <= 3x the floor.
+Exit 0 when every goal is met and every check held, 1 otherwise, 2 when
+the venv cannot be made or APScheduler cannot be installed.
 """
 
 import argparse
