@@ -9,9 +9,9 @@ Run from the repo root:
     python benchmarks/bench_scale.py --only empty,reads   # some figures only
 
 Every figure runs child processes (`python -m hermes_cron --home H ...`,
-cwd the repo root) with bytecode caching on (PYTHONDONTWRITEBYTECODE and
-every HERMES_CRON_* variable but HERMES_CRON_SQLITE_WAL removed from the
-child's environment) and HERMES_CRON_NOW pinned.  A command and its floor
+cwd the repo root; the floors on the same interpreter, sys.executable)
+with bytecode caching on (PYTHONDONTWRITEBYTECODE and every HERMES_CRON_*
+variable but HERMES_CRON_SQLITE_WAL removed from the child's environment) and HERMES_CRON_NOW pinned.  A command and its floor
 alternate in one loop (the order rotates every round) after an unmeasured
 warm-up of each, and medians are compared: the machine is noisy.  Stores
 are built the way bench_tick.py builds them: one job through the real CLI,
@@ -33,8 +33,9 @@ job going back in time (claimed/finished UTC ISO stamps in the past).
             Floor: benchmarks/floor_busy_tick.py (flock, json load, 3 SQLite
             commits per fire in the journal mode the module used for this
             home's executions.db, read back after its warm-up tick, with
-            synchronous=FULL, one `bash noop.sh` per fire on up to N
-            threads, one atomic jobs.json write).  Target: <= 1.5x.
+            synchronous=FULL, noop.sh exec'd directly per fire, as the
+            tick runs an executable `#!` script, on up to N threads, one
+            atomic jobs.json write).  Target: <= 1.5x.
 2. fairness 60 every-minute script jobs, max_parallel 3, 20 ticks a minute
             apart.  Reported: distinct jobs that ran (target: all 60), runs,
             duplicate occurrences (must be 0) and `cron_skips` rows with

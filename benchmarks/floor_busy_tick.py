@@ -15,9 +15,11 @@ What `benchmarks/bench_scale.py` (figure 1, "busy tick") compares
 4. per due job one commit: INSERT a `claimed` row (job id, scheduled instant);
 5. per due job, in a thread pool of `max_parallel` threads (HOME/config.json,
    default 4): a `running` UPDATE commit, the job's script as a child process
-   (`bash SCRIPT` for .sh/.bash, else `python SCRIPT`; scripts live in
-   HOME/../scripts, cwd there, own session, stdout/stderr captured), a
-   `completed` (or `failed`) UPDATE commit.  The three statements of all
+   run the way hermes_cron runs it (an executable file with a `#!` line is
+   exec'd directly; else its `#!` interpreter, else `bash` for .sh/.bash and
+   this Python for the rest; scripts live in HOME/../scripts, cwd there, own
+   session, stdout/stderr captured), a `completed` (or `failed`) UPDATE
+   commit.  The three statements of all
    threads go through one connection, one at a time (SQLite has one writer);
 6. one atomic store write: each fired job's `next_run_at` += 60 s (every job
    of the benchmark is `* * * * *`), `last_run_at`/`last_status` set, then
@@ -94,6 +96,25 @@ def _atomic_write(path, data):
         os.close(dfd)
 
 
+def _script_argv(path):
+    """The command hermes_cron's `_script_argv` builds for *path* (no arguments)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.readline(512)
+    except OSError:
+        head = b""
+    if head.startswith(b"#!"):
+        if os.access(path, os.X_OK):
+            return [path]
+        line = head[2:].decode("utf-8", "replace").strip().replace("\t", " ")
+        interpreter, _, option = line.partition(" ")
+        if interpreter:
+            return [interpreter, *([option.strip()] if option.strip() else []), path]
+    if os.path.splitext(path)[1].lower() in (".sh", ".bash"):
+        return ["bash", path]
+    return [sys.executable, path]
+
+
 def main(argv):
     args = argv[1:]
     mode = None
@@ -138,15 +159,14 @@ def main(argv):
             eids.append(eid)
 
         db_lock = threading.Lock()
+        argvs = {name: _script_argv(os.path.join(scripts, name))
+                 for name in {job["script"] for job in due}}
         env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG") if k in os.environ}
 
         def fire(job, eid):
             with db_lock:
                 conn.execute(_START, (_iso(datetime.now(timezone.utc)), eid))
-            script = os.path.join(scripts, job["script"])
-            ext = os.path.splitext(script)[1].lower()
-            argv = ["bash", script] if ext in (".sh", ".bash") else [sys.executable, script]
-            proc = subprocess.run(argv, cwd=scripts, env=dict(env, HERMES_CRON_JOB_ID=job["id"],
+            proc = subprocess.run(argvs[job["script"]], cwd=scripts, env=dict(env, HERMES_CRON_JOB_ID=job["id"],
                                                               HERMES_CRON_EXECUTION_ID=eid),
                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, start_new_session=True, timeout=120)
