@@ -14788,8 +14788,12 @@ def _campaign_violations(facts, model, step):
         if d["status"] == "unknown" and alive(d.get("owner_pid"), d.get("owner_started_at")):
             out.append(("unknown-live", f"delivery {d['execution_id'][:8]} is unknown while "
                                         f"its owner pid {d['owner_pid']} lives"))
+    # A tick that exited busy (4: the store lock was held past its timeout, as
+    # by a process frozen while it holds it) decided nothing: the tick-only
+    # checks below ask nothing of it (CI seed 606499542, trial 475).
+    decided = step["clean"] and not (step["what"] == "tick" and step.get("rc") == hc.EXIT_BUSY)
     # (settle) every claimed row settled within one tick of its owner's death
-    if step["clean"]:
+    if decided:
         for r in rows:
             if r["status"] not in _CAMPAIGN_ACTIVE:
                 continue
@@ -14825,7 +14829,7 @@ def _campaign_violations(facts, model, step):
         if n > 1:
             out.append(("agree", f"the webhook received execution {eid[:8]} {n} times"))
     # (due) a clean tick leaves no due slot unaccounted: a row, or a recorded skip
-    if step["what"] == "tick" and step["clean"] and facts["jobs"] is not None:
+    if step["what"] == "tick" and decided and facts["jobs"] is not None:
         taken = {(r["job_id"], _cc_second(r.get("scheduled_instant"))) for r in rows}
         taken |= {(s["job_id"], _cc_second(s.get("scheduled_instant")))
                   for s in facts["skips"]}
@@ -15258,7 +15262,7 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
            "enabled": True, "state": "scheduled", "next_run_at": "2026-12-01T18:01:00+00:00",
            "repeat": {"times": 1, "completed": 1}}
 
-    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=()):
+    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=(), rc=0):
         shutil.rmtree(d / "cron")
         (d / "cron").mkdir()
         with sqlite3.connect(str(d / "cron" / "executions.db")) as db:
@@ -15280,7 +15284,7 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
         (d / "ran.log").write_text("".join(f"{j} {e}\n" for j, e in ran))
         model = {"repeat": {"a" * 12: 1}, "kind": {"a" * 12: "interval"}, "alive": _cc_alive,
                  "receipts": {}}
-        step = {"what": "tick", "clean": True, "now": now, "pid": dead.pid, "rc": 0,
+        step = {"what": "tick", "clean": True, "now": now, "pid": dead.pid, "rc": rc,
                 "stderr": ""}
         return sorted({c for c, _ in _campaign_violations(_campaign_read(str(d)), model, step)})
 
@@ -15304,6 +15308,9 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
                                                                 None)]) == ["agree"]
     due = dict(job, next_run_at="2026-12-01T18:00:05.5+00:00")
     assert home(rows=[ok_row], jobs=[due]) == ["due"]
+    assert home(rows=[ok_row], jobs=[due], rc=hc.EXIT_BUSY) == []  # it decided nothing
+    assert home(rows=[(e1, a, "builtin", dead.pid, None, "running", s1, None)],
+                rc=hc.EXIT_BUSY) == []
     assert home(rows=[ok_row], jobs=[due], skips=[(a, "2026-12-01T18:00:05+00:00", "x")]) == []
     once = {"id": a, "schedule": {"kind": "once", "run_at": "2026-12-01T18:00:10+00:00"},
             "next_run_at": None}
