@@ -3736,10 +3736,8 @@ class _Redactor:
             and not self._filler(value)
 
     def _filler(self, value):
-        """True for a stand-in: a run of x, # or *, or a mark such as EXAMPLE or YOUR_.
-
-        (``sha256~XXXX_PUT_YOUR_TOKEN_HERE``, ``AKIAIOSFODNN7EXAMPLE``.)
-        """
+        """True for a stand-in: a run of five or more x, # or *, or a mark such as
+        EXAMPLE or YOUR_ (AWS's documented ``AKIAIOSFODNN7EXAMPLE`` is one)."""
         return bool(self.filler_run.search(value) or self.marks.search(value))
 
     def _wordy(self, body):
