@@ -14790,8 +14790,13 @@ def _campaign_violations(facts, model, step):
                                         f"its owner pid {d['owner_pid']} lives"))
     # A tick that exited busy (4: the store lock was held past its timeout, as
     # by a process frozen while it holds it) decided nothing: the tick-only
-    # checks below ask nothing of it (CI seed 606499542, trial 475).
-    decided = step["clean"] and not (step["what"] == "tick" and step.get("rc") == hc.EXIT_BUSY)
+    # checks below ask nothing of it (CI seed 606499542, trial 475).  Nor did
+    # one that failed loudly (exit 1, ticker_last_error) because a frozen
+    # process held a database's write lock past busy_timeout: the ledger-first
+    # order leaves its jobs due for the next tick (CI seed 185216032, trial 865).
+    held = step.get("rc") == hc.EXIT_BUSY or (
+        step.get("rc") == hc.EXIT_FAILURE and "(database is locked)" in step.get("stderr", ""))
+    decided = step["clean"] and not (step["what"] == "tick" and held)
     # (settle) every claimed row settled within one tick of its owner's death
     if decided:
         for r in rows:
@@ -15262,7 +15267,7 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
            "enabled": True, "state": "scheduled", "next_run_at": "2026-12-01T18:01:00+00:00",
            "repeat": {"times": 1, "completed": 1}}
 
-    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=(), rc=0):
+    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=(), rc=0, stderr=""):
         shutil.rmtree(d / "cron")
         (d / "cron").mkdir()
         with sqlite3.connect(str(d / "cron" / "executions.db")) as db:
@@ -15285,7 +15290,7 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
         model = {"repeat": {"a" * 12: 1}, "kind": {"a" * 12: "interval"}, "alive": _cc_alive,
                  "receipts": {}}
         step = {"what": "tick", "clean": True, "now": now, "pid": dead.pid, "rc": rc,
-                "stderr": ""}
+                "stderr": stderr}
         return sorted({c for c, _ in _campaign_violations(_campaign_read(str(d)), model, step)})
 
     a, e1, e2 = "a" * 12, "1" * 32, "2" * 32
@@ -15311,6 +15316,12 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
     assert home(rows=[ok_row], jobs=[due], rc=hc.EXIT_BUSY) == []  # it decided nothing
     assert home(rows=[(e1, a, "builtin", dead.pid, None, "running", s1, None)],
                 rc=hc.EXIT_BUSY) == []
+    locked = ("hermes_cron: error: a database of the cron home cannot be used (database is "
+              "locked): /h: another process holds a database of the home (a backup or a long "
+              "query?); retry once it lets go\n")
+    assert home(rows=[ok_row], jobs=[due], rc=hc.EXIT_FAILURE, stderr=locked) == []
+    assert home(rows=[ok_row], jobs=[due], rc=hc.EXIT_FAILURE,
+                stderr="hermes_cron: error: config.json ...\n") == ["due"]  # it decided
     assert home(rows=[ok_row], jobs=[due], skips=[(a, "2026-12-01T18:00:05+00:00", "x")]) == []
     once = {"id": a, "schedule": {"kind": "once", "run_at": "2026-12-01T18:00:10+00:00"},
             "next_run_at": None}
