@@ -2899,6 +2899,16 @@ def _ping_urls(job):
 #    .jobs.lock with an atomic replace.
 # =============================================================================
 
+def _same_file(st, path):
+    """True if *path* is still the file *st* describes (size, mtime and inode)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return False
+    return (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) == (
+        st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
+
+
 class _JobStore:
     """The ``jobs.json`` file of one home."""
 
@@ -2907,6 +2917,10 @@ class _JobStore:
         self.path = os.path.join(home, _JOBS_FILE)
         self.lock_timeout = lock_timeout
         self.read_stat = None  # os.stat_result of the jobs.json the last load read
+        # While a tick runs (it sets keep), the document it saved last stands in
+        # for a parse of the same file: a busy tick's record writes need not
+        # parse the whole store again per batch.  (stat, doc, jobs) or None.
+        self.keep, self._kept = False, None
 
     def load(self):
         """Return ``(document, jobs)``; a missing file is an empty store.
@@ -3048,9 +3062,19 @@ class _JobStore:
         @contextlib.contextmanager
         def hold():
             with self.lock():
-                yield self.load()
+                # Taken, not shared: a change that fails half-way leaves nothing kept.
+                kept, self._kept = self._kept, None
+                if kept is not None and _same_file(kept[0], self.path):
+                    self.read_stat = kept[0]
+                    yield kept[1], kept[2]
+                else:
+                    yield self.load()
 
         return hold()
+
+    def forget_kept(self):
+        """Stop reusing saved documents (the end of a tick)."""
+        self.keep, self._kept = False, None
 
     def save(self, doc, jobs, now):
         """Write *jobs* into *doc* and replace jobs.json (call under ``locked``)."""
@@ -3063,7 +3087,10 @@ class _JobStore:
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
             data = _dump_store(doc, ensure_ascii=True).encode("ascii")
         _atomic_write(self.path, data)
-        self.write_due(jobs, now)
+        st = os.stat(self.path)
+        self.write_due(jobs, now, st)
+        if self.keep:
+            self._kept = (st, doc, jobs)
 
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
@@ -5021,6 +5048,10 @@ class _Ledger:
         import threading
 
         self._lock = threading.RLock()
+        # The group commit: writes queue in a batch; its first writer commits it
+        # (one batch at a time, under _leading) and wakes the rest by its event.
+        self._group, self._leading = threading.Lock(), threading.Lock()
+        self._queued, self._batch_done = [], threading.Event()
 
     def exists(self):
         return self._conn is not None or os.path.exists(self.path)
@@ -5121,6 +5152,68 @@ class _Ledger:
                     raise
                 raise error from None
 
+    def grouped(self, sql, params, *more):
+        """Run one write in the next group commit; return its rowcount.
+
+        Runs that end together share one transaction, and so one fsync, where
+        each would pay its own: the first write of a batch waits for the
+        batch before it to commit, then commits every write queued so far,
+        while the next ones queue behind it.  A lone writer commits at once.  It returns only once its write
+        is committed.  If a shared transaction fails, each of its writes is
+        tried again alone, so only the write at fault sees its error.  Never
+        call it holding the connection's lock: the committer needs it.
+        *more* are (sql, params) pairs that ride in the same transaction.
+        """
+        import threading
+
+        entry = [((sql, params),) + more, None, None]  # statements, rowcount, error
+        with self._group:
+            self._queued.append(entry)
+            done, leads = self._batch_done, len(self._queued) == 1
+        if not leads:  # woken once, when the batch is committed: no herd per commit
+            done.wait()
+        else:
+            try:
+                with self._leading:  # the batch before ours commits meanwhile
+                    with self._group:
+                        batch, self._queued = self._queued, []
+                        self._batch_done = threading.Event()
+                    self._commit(batch)
+            finally:
+                done.set()
+        if entry[2] is not None:
+            raise entry[2]
+        return entry[1]
+
+    def _commit(self, batch):
+        try:
+            if len(batch) > 1:
+                try:
+                    self._run(batch)
+                    return
+                except Exception:  # each write alone tells whose error it is
+                    pass
+            for entry in batch:
+                try:
+                    self._run([entry])
+                except Exception as exc:
+                    entry[2] = exc if isinstance(exc, HermesCronError) else (
+                        _as_storage_error(exc, self.path) or exc)
+        finally:
+            for entry in batch:
+                if entry[1] is None and entry[2] is None:
+                    entry[2] = StorageError("the group commit was interrupted", self.path,
+                                            "the next tick settles this run")
+
+    def _run(self, batch):
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                counts = [[conn.execute(sql, params).rowcount for sql, params in entry[0]][0]
+                          for entry in batch]
+        for entry, count in zip(batch, counts):
+            entry[1] = count
+
     # -- transitions ----------------------------------------------------------
 
     def claim(self, rows, source, now):
@@ -5197,20 +5290,23 @@ class _Ledger:
     def start(self, eid, now):
         """claimed -> running; False if this process no longer owns the row."""
         me = _identity()
-        return self._write(
+        return self.grouped(
             "UPDATE executions SET status='running', started_at=? "
             "WHERE id=? AND status='claimed' AND process_id=? AND pid=?",
             (now.isoformat(), eid, me["process_id"], me["pid"])) == 1
 
-    def finish(self, eid, ok, error, delivery_outcome, now):
-        """claimed|running -> completed|failed; terminal rows never change."""
+    def finish(self, eid, ok, error, delivery_outcome, now, also=()):
+        """claimed|running -> completed|failed; terminal rows never change.
+
+        *also* are (sql, params) writes committed with it (an incident resolved).
+        """
         me = _identity()
-        return self._write(
+        return self.grouped(
             "UPDATE executions SET status=?, finished_at=?, error=?, delivery_outcome=?, "
             "handoff_pending=0 WHERE id=? AND status IN ('claimed','running') "
             "AND process_id=? AND pid=?",
             ("completed" if ok else "failed", now.isoformat(), None if ok else redact(error or
-             "unknown failure"), delivery_outcome, eid, me["process_id"], me["pid"])) == 1
+             "unknown failure"), delivery_outcome, eid, me["process_id"], me["pid"]), *also) == 1
 
     def mark_unknown(self, row, error, now):
         """Turn an active row of another owner into ``unknown`` (compare-and-set)."""
@@ -5794,25 +5890,20 @@ class _Incidents:
                            "'alerted' ELSE state END, alerted_at=? WHERE id=? AND state IN "
                            "('detected','alerted')", (now.isoformat(), iid))
 
-    def resolve(self, job_id, delivery, now):
-        """Resolve the job's open incidents: delivery ones, or all the others.
+    def resolving(self, job_id, delivery, now, eid):
+        """The write that resolves the job's open incidents, for ``finish`` to commit.
 
+        Delivery ones (*delivery*), or all the others; only if execution *eid*
+        is ``completed`` by then, so it commits in the same transaction as the
+        run's result, and not at all for a run whose row was taken from it.
         ``closed_at`` records when, as upstream sets it; a re-opened incident
         clears it again.
         """
-        if not self.ledger.exists():
-            return
         test = "=" if delivery else "<>"
-        where = (f"job_id=? AND state IN ('detected','alerted') AND failure_type {test} "
-                 f"'delivery'")
-        # Most runs succeed with nothing open: a read, not a write transaction
-        # (a lock and an fsync) each.  One opened after this read is as one
-        # opened after the write would be: the next success resolves it.
-        if not self.ledger.select(f"SELECT 1 FROM cron_incidents WHERE {where} LIMIT 1",
-                                  (job_id,)):
-            return
-        self.ledger._write(f"UPDATE cron_incidents SET state='resolved', closed_at=? WHERE {where}",
-                           (now.isoformat(), job_id))
+        return (f"UPDATE cron_incidents SET state='resolved', closed_at=? WHERE job_id=? AND "
+                f"state IN ('detected','alerted') AND failure_type {test} 'delivery' AND "
+                f"EXISTS (SELECT 1 FROM executions WHERE id=? AND status='completed')",
+                (now.isoformat(), job_id, eid))
 
     def ack(self, iid, now):
         """Close an incident for good (an operator's ack); return it, or None."""
@@ -8514,11 +8605,13 @@ def _notify(home, event, value):
 class _Claim:
     """A job the scan decided to fire, and the execution it got."""
 
-    __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome")
+    __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome",
+                 "row")
 
     def __init__(self, job, slot, instant, kind, lateness, source="builtin"):
         self.job, self.slot, self.instant, self.kind = job, slot, instant, kind
         self.lateness, self.eid, self.source, self.outcome = lateness, None, source, None
+        self.row = None  # what the run wrote to its ledger row, once it is committed
 
 
 def _owner_tag():
@@ -8553,8 +8646,8 @@ def _run_claim(home, claim, report=None, counted=False):
 
 
 def _run_claimed(home, claim):
-    ledger, eid = home.ledger, claim.eid
-    if not ledger.start(eid, home.now()):
+    ledger, eid, started = home.ledger, claim.eid, home.now()
+    if not ledger.start(eid, started):
         return
     job = claim.job
     start_ping = _ping_start(home, job, eid)
@@ -8571,28 +8664,37 @@ def _run_claimed(home, claim):
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     if outcome.note == "BLOCKED":
         ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
-    delivery_error = None
+    delivery_error, resolved = None, []
     try:
-        delivery, delivery_error = _report_run(home, claim, outcome, document, finished)
+        delivery, delivery_error = _report_run(home, claim, outcome, document, finished,
+                                               resolved)
     except Exception as exc:  # the queue itself failed: say so, never lose the run
         delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
                                                     f"{exc}")
     # The ledger row first: from its commit on the result is durable, and
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
-    ledger.finish(eid, outcome.ok, outcome.error, delivery, finished)
+    if ledger.finish(eid, outcome.ok, outcome.error, delivery, finished, resolved):
+        claim.row = {"status": "completed" if outcome.ok else "failed",
+                     "error": None if outcome.ok else redact(outcome.error or "unknown failure"),
+                     "delivery_outcome": delivery, "started_at": started.isoformat(),
+                     "finished_at": finished.isoformat()}
     home.ran.add(job["id"])
+    # A tick's run does not wait for its job record (the tick waits for the
+    # writer); a manual run returns with its record written.
+    manual = claim.source != "builtin"
     home.books.apply(home, (job["id"], eid, _Result(
-        outcome.ok, outcome.status, outcome.error, delivery_error), finished,
-        claim.source != "builtin"))
+        outcome.ok, outcome.status, outcome.error, delivery_error), finished, manual), manual)
     claim.outcome = outcome
     _ping_end(home, job, eid, outcome.ok, start_ping)
 
 
-def _report_run(home, claim, outcome, document, now):
+def _report_run(home, claim, outcome, document, now, resolved):
     """Deliver a run's result or failure alert and keep its incidents; return the outcome.
 
-    Returns (delivery_outcome, delivery error or None).  A failure alert is
+    Returns (delivery_outcome, delivery error or None).  The writes that
+    resolve incidents the run settles are appended to *resolved*: they
+    commit with the run's result.  A failure alert is
     withheld (``suppressed_acked``) while its incident is closed or was
     alerted less than ``failure_repeat_alert_hours`` ago.
     """
@@ -8601,7 +8703,7 @@ def _report_run(home, claim, outcome, document, now):
     if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
         return "suppressed", None
     if outcome.ok:
-        incidents.resolve(job["id"], delivery=False, now=now)
+        resolved.append(incidents.resolving(job["id"], False, now, eid))
         if outcome.silent:
             return "suppressed", None
         content, for_failure, incident = _success_content(home, job, outcome.response), False, None
@@ -8618,7 +8720,7 @@ def _report_run(home, claim, outcome, document, now):
                         f"pause {job['id']}")
     delivery, error = _deliver(home, job, eid, claim.instant, content, for_failure, now)
     if delivery == "delivered":
-        incidents.resolve(job["id"], delivery=True, now=now)
+        resolved.append(incidents.resolving(job["id"], True, now, eid))
         if incident is not None:
             incidents.alerted(incident["id"], now)
     elif delivery == "failed":
@@ -8630,35 +8732,52 @@ class _Bookkeeper:
     """Applies finished runs to jobs.json in batches: a group commit.
 
     A run's result is durable in the ledger before it arrives here; the job
-    record only summarizes it.  Each finishing run queues its result, and one
-    thread at a time writes every result queued so far in one store write.
+    record only summarizes it.  Each finishing run queues its result; the
+    first to find no writer at work becomes the writer and writes every
+    result queued so far in one store write, and again while more arrive.
     A write costs the whole store, so after one the next waits (a few times
-    as long as the write took, at least a quarter second) unless every run in
-    flight has already queued: a thousand runs that end together cost a
-    handful of writes, and a lone run is written at once.  A write that fails
-    (a busy, corrupt or full store) loses nothing: the next tick finds the
-    claim of a finished row and applies the row's result.
+    as long as the write took, at least a quarter second) unless every run
+    in flight has already queued: a thousand runs that end together cost a
+    handful of writes, and a lone run is written at once.  A run that does
+    not wait leaves as soon as its result is queued (the writer is a thread
+    its tick waits for).  A write that fails (a busy, corrupt or full store)
+    loses nothing: the next tick finds the claim of a finished row and
+    applies the row's result.
     """
 
     def __init__(self):
         import threading
 
-        self._queue, self._writer = [], threading.Lock()
-        self._queued = threading.Condition()
-        self._next_write = 0.0
-        self._arrived = 0  # runs inside apply(): their results are queued or written
+        self._queue, self._queued = [], threading.Condition()
+        self._writing, self._next_write = False, 0.0
+        self._taken = self._written = 0  # results queued / written (or dropped) so far
+        self._arrived = 0  # runs inside apply()
 
-    def apply(self, home, entry):
-        """Queue ``(job_id, eid, result, finished, manual)``; return once it is written."""
+    def apply(self, home, entry, wait=True):
+        """Queue ``(job_id, eid, result, finished, manual)``; with *wait*, return once
+        it is written."""
         with self._queued:
             self._queue.append(entry)
-            self._arrived += 1
+            self._taken += 1
+            ticket = self._taken
             self._queued.notify_all()
+            if self._writing:
+                if wait:
+                    self._arrived += 1
+                    while self._written < ticket and self._writing:
+                        self._queued.wait()
+                    self._arrived -= 1
+                if not wait or self._written >= ticket:
+                    return
+            self._writing = True
+            self._arrived += 1
         try:
             self._write(home)
         finally:
             with self._queued:
+                self._writing = False  # already, unless the write raised
                 self._arrived -= 1
+                self._queued.notify_all()
 
     def poke(self):
         """Wake a waiting writer: a run in flight ended (or will bring nothing)."""
@@ -8666,7 +8785,7 @@ class _Bookkeeper:
             self._queued.notify_all()
 
     def _write(self, home):
-        with self._writer:
+        while True:
             with self._queued:
                 # Wait (within the gap) only while some run is still running:
                 # its result may come along with this batch.
@@ -8676,13 +8795,20 @@ class _Bookkeeper:
                         break
                     self._queued.wait(wait)
                 batch, self._queue = self._queue, []
-            if not batch:
-                return  # the writer before us took ours along
+                if not batch:
+                    # Under the lock that queues: a result queued from here on
+                    # finds no writer and writes itself.
+                    self._writing = False
+                    return
             started = time.monotonic()
             try:
                 _apply_batch(home, batch)
             except (HermesCronError, OSError):
                 pass  # the ledger has every result: the next tick applies them
+            finally:
+                with self._queued:
+                    self._written += len(batch)
+                    self._queued.notify_all()
             took = time.monotonic() - started
             self._next_write = time.monotonic() + max(_BATCH_GAP, 3 * took)
 
@@ -8903,6 +9029,7 @@ def _tick(home, wait=True):
     except BaseException:
         os.close(fd)
         raise
+    home.store.keep = True  # the runs' record writes reuse what the scan saved
     try:
         now = home.now()
         _tick_settings(home, report)
@@ -8935,6 +9062,7 @@ def _tick(home, wait=True):
             report["housekeeping_error"] = redact(f"{type(exc).__name__}: {exc}")
         if report.get("config_error"):
             home.forget_settings()  # interactive callers see the error again
+        home.store.forget_kept()
     _tick_done(home, started, report)
     _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
                       or report.get("housekeeping_error"))
@@ -12135,7 +12263,7 @@ class _TickLog:
 
     def _finished(self, claim):
         home, eid = self.home, claim.eid
-        row = home.scheduler.ledger.get([eid]).get(eid) or {"status": "failed"}
+        row = claim.row or home.scheduler.ledger.get([eid]).get(eid) or {"status": "failed"}
         outcome, error = row["status"], row.get("error")
         if outcome == "completed" and row.get("delivery_outcome") == "failed":
             try:

@@ -5689,22 +5689,139 @@ def test_failure_classification_in_order(error, kind):
     assert hc.classify_failure(error) == kind
 
 
-def test_a_success_with_no_open_incident_writes_nothing(home, clock, ok_script, monkeypatch):
-    """Issue 24.1: every successful run paid a write transaction to resolve nothing."""
+def test_a_success_resolves_its_incidents_in_the_transaction_of_its_result(home, clock,
+                                                                         ok_script,
+                                                                         monkeypatch):
+    """Issue 24.1: a run's ledger writes are two transactions (running, then the result
+    with the resolve of its incidents), where a success paid a third to resolve."""
     job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
     home.run_job(job["id"])  # the ledger exists from here on
-    ledger, incidents, writes = home.scheduler.ledger, home.scheduler.incidents, []
-    real = ledger._write
-    monkeypatch.setattr(ledger, "_write", lambda *a, **k: writes.append(a[0]) or real(*a, **k))
-    incidents.resolve(job["id"], delivery=False, now=clock.now)
-    incidents.resolve(job["id"], delivery=True, now=clock.now)
-    assert writes == []
+    ledger, incidents, batches = home.scheduler.ledger, home.scheduler.incidents, []
     opened = incidents.record(job["id"], "script exited with code 1", None, clock.now)
-    writes.clear()
-    incidents.resolve(job["id"], delivery=True, now=clock.now)  # not a delivery incident
-    assert writes == [] and incidents.get(opened["id"])["state"] == "detected"
-    incidents.resolve(job["id"], delivery=False, now=clock.now)
-    assert len(writes) == 1 and incidents.get(opened["id"])["state"] == "resolved"
+    real = ledger._run
+    monkeypatch.setattr(ledger, "_run", lambda batch: batches.append(
+        [sql.split(" SET ")[0] + " " + sql.split("SET ")[1].split("=")[0] for entry in batch
+         for sql, _ in entry[0]]) or real(batch))
+    clock.advance(minutes=1)
+    assert home.run_job(job["id"])["status"] == "completed"
+    assert batches == [["UPDATE executions status"],
+                       ["UPDATE executions status", "UPDATE cron_incidents state"]]
+    resolved = incidents.get(opened["id"])
+    assert (resolved["state"], resolved["closed_at"]) == ("resolved", clock.now.isoformat())
+
+
+def test_a_run_whose_row_was_taken_resolves_nothing(home, clock, ok_script):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    home.run_job(job["id"])
+    ledger, incidents = home.scheduler.ledger, home.scheduler.incidents
+    opened = incidents.record(job["id"], "script exited with code 1", None, clock.now)
+    (eid,) = ledger.claim([(job["id"], None)], "builtin", clock.now)
+    row = ledger.get([eid])[eid]
+    assert ledger.mark_unknown(row, "taken", clock.now)  # as a reaper would
+    also = [incidents.resolving(job["id"], False, clock.now, eid)]
+    assert ledger.finish(eid, True, None, "suppressed", clock.now, also) is False
+    assert incidents.get(opened["id"])["state"] == "detected"
+    (eid,) = ledger.claim([(job["id"], None)], "builtin", clock.now)
+    also = [incidents.resolving(job["id"], True, clock.now, eid)]  # a delivery one: not this
+    assert ledger.finish(eid, True, None, "suppressed", clock.now, also) is True
+    assert incidents.get(opened["id"])["state"] == "detected"
+    (eid,) = ledger.claim([(job["id"], None)], "builtin", clock.now)
+    also = [incidents.resolving(job["id"], False, clock.now, eid)]
+    assert ledger.finish(eid, True, None, "suppressed", clock.now, also) is True
+    assert incidents.get(opened["id"])["state"] == "resolved"
+
+
+def _hold_first_batch(monkeypatch, obj, name, queued):
+    """Make the first call of obj.name block until *queued()* is true; record every batch."""
+    import threading
+
+    real, batches, first = getattr(obj, name), [], threading.Event()
+
+    def held(*args):
+        batch = args[-1]
+        batches.append(list(batch))
+        if not first.is_set():
+            first.set()
+            deadline = time.monotonic() + 20  # a hang cap, not a timing
+            while not queued() and time.monotonic() < deadline:
+                time.sleep(0.001)
+        return real(*args)
+
+    monkeypatch.setattr(obj, name, held)
+    return batches, first
+
+
+def test_group_commit_puts_writes_that_queue_meanwhile_in_one_transaction(home, clock,
+                                                                          ok_script,
+                                                                          monkeypatch):
+    import sqlite3
+    import threading
+
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    home.run_job(job["id"])
+    ledger = home.scheduler.ledger
+    eids = ledger.claim([(job["id"], None)] * 4, "builtin", clock.now)
+    batches, first = _hold_first_batch(monkeypatch, ledger, "_run",
+                                       lambda: len(ledger._queued) == 4)
+    results = {}
+
+    def start(eid):
+        try:
+            results[eid] = ledger.start(eid, clock.now)
+        except Exception as exc:
+            results[eid] = exc
+
+    lead = threading.Thread(target=start, args=(eids[0],))
+    lead.start()
+    assert first.wait(20)
+    others = [threading.Thread(target=start, args=(eid,)) for eid in eids[1:]]
+    others.append(threading.Thread(target=lambda: results.setdefault("bad", _raises(
+        lambda: ledger.grouped("UPDATE no_such_table SET x=1", ()), sqlite3.Error))))
+    for t in others:
+        t.start()
+    for t in [lead] + others:
+        t.join(20)
+    # One alone, then the four that queued behind it together: the bad write
+    # failed that transaction, so each of them was tried again on its own.
+    assert [len(b) for b in batches] == [1, 4, 1, 1, 1, 1]
+    assert all(results[eid] is True for eid in eids) and results["bad"] is True
+    assert {r["status"] for r in ledger.get(eids).values()} == {"running"}
+
+
+def _raises(call, kind):
+    try:
+        call()
+    except kind:
+        return True
+    return False
+
+
+def test_a_tick_run_leaves_its_record_to_the_writer_at_work(home, clock, ok_script,
+                                                            monkeypatch):
+    """Issue 24.1: a run in a tick does not wait for the job-store write of its record."""
+    import threading
+
+    a = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    b = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+
+    def claimed(jobs):  # as the tick leaves them: each holds its run's claim
+        for job, eid in zip(jobs, ("e1", "e2")):
+            job["fire_claim"] = {"at": hc._iso(clock.now), "by": "me", "execution_id": eid}
+
+    home.scheduler.store.mutate(claimed, clock.now)
+    books = home.scheduler.books
+    batches, first = _hold_first_batch(monkeypatch, hc, "_apply_batch",
+                                       lambda: len(books._queue) == 1)
+    result = hc._Result(True, "ok", None, None)
+    writer = threading.Thread(target=books.apply, args=(
+        home.scheduler, (a["id"], "e1", result, clock.now, False)))
+    writer.start()
+    assert first.wait(20)
+    books.apply(home.scheduler, (b["id"], "e2", result, clock.now, False), False)  # returns
+    assert [[e[1] for e in batch] for batch in batches] == [["e1"]]  # not written yet
+    writer.join(20)
+    assert [[e[1] for e in batch] for batch in batches] == [["e1"], ["e2"]]
+    assert {home.job(j["id"])["last_status"] for j in (a, b)} == {"ok"}
 
 
 @pytest.fixture
@@ -13281,7 +13398,8 @@ def test_upstream_field_values_direct_suppressed_closed_at_and_null_claim(home, 
     assert "fire_claim" in home.job(job["id"]) and home.job(job["id"])["fire_claim"] is None
     incidents = home.scheduler.incidents
     first = incidents.record(job["id"], "boom", None, NOW)
-    incidents.resolve(job["id"], delivery=False, now=NOW + timedelta(minutes=1))
+    clock.advance(minutes=1)
+    home.run_job(job["id"])  # a success resolves it
     resolved = incidents.get(first["id"])
     assert (resolved["state"], resolved["closed_at"]) == (
         "resolved", (NOW + timedelta(minutes=1)).isoformat())
@@ -14554,6 +14672,8 @@ CAMPAIGN_KILL_POINTS = [
     ("ledger.start+", "after:hc:_Ledger.start"),
     ("ledger.finish", "before:hc:_Ledger.finish"),
     ("ledger.finish+", "after:hc:_Ledger.finish"),
+    ("group commit", "before:hc:_Ledger._run"),
+    ("group commit+", "after:hc:_Ledger._run"),
     ("store.save", "before:hc:_JobStore.save"),
     ("store.save+", "after:hc:_JobStore.save"),
     ("plan applied", "before:hc:_apply_decisions"),
