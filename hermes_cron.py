@@ -2574,19 +2574,30 @@ def _check_script(script, scripts_dir):
     return _script_command(script, scripts_dir)[0]
 
 
-def _script_command(script, scripts_dir):
+def _script_command(script, scripts_dir, real_root=None):
     """Split a job's ``script`` into (the file's path, its arguments).
 
     ``report.sh --full`` is split as a shell would (``shlex``) but never run
     through one; a name that is itself a file (spaces and all) has no
-    arguments.  The file must resolve inside *scripts_dir*.
+    arguments.  The file must resolve inside *scripts_dir* (*real_root*: its
+    real path, when the caller resolved it already).
     """
     import shlex
+    import stat
 
     if not isinstance(script, str) or not script.strip() or "\0" in script:
         raise InvalidInputError("script must be a file name", script,
                                 f"put the script in {scripts_dir} and pass its name")
-    root = os.path.realpath(scripts_dir)
+    root = real_root or os.path.realpath(scripts_dir)
+    name = script.strip()
+    if "/" not in name and not name.startswith((".", "~")):
+        # A plain name of a regular file (no symlink) in a real directory is
+        # its own real path: one lstat, not a walk of every component.
+        try:
+            if stat.S_ISREG(os.lstat(os.path.join(root, name)).st_mode):
+                return os.path.join(root, name), []
+        except OSError:
+            pass
     whole = os.path.realpath(os.path.join(root, os.path.expanduser(script.strip())))
     if os.path.commonpath([root, whole]) == root and os.path.isfile(whole):
         return whole, []
@@ -6559,7 +6570,9 @@ def _pump(proc, data, end):
     chunks = {out_fd: bytearray(), err_fd: bytearray()}
     inodes = {fd: os.fstat(fd).st_ino for fd in chunks}
     timed_out, drain_end, offset = False, None, 0
-    with selectors.DefaultSelector() as selector:
+    # poll(2) where there is one: epoll's own descriptor would cost three more
+    # system calls per run, for two or three pipes.
+    with getattr(selectors, "PollSelector", selectors.DefaultSelector)() as selector:
         for fd in chunks:
             selector.register(fd, selectors.EVENT_READ)
         if data is not None:
@@ -6741,8 +6754,23 @@ def _script_argv(path, args):
 
 def _run_script(home, job, eid, runs):
     """Run a job's script; return (ok, stdout, error)."""
-    path, args = _script_command(job["script"], home.scripts_dir)
-    argv = _script_argv(path, args)
+    scripts_dir = home.scripts_dir
+    # Resolved once per tick (``resolved`` is emptied at each), not per run.
+    root = home.resolved.get(("scripts", scripts_dir))
+    if root is None:
+        root = home.resolved[("scripts", scripts_dir)] = os.path.realpath(scripts_dir)
+    path, args = _script_command(job["script"], scripts_dir, root)
+    try:
+        st = os.stat(path)
+        key = ("argv", path, st.st_ino, st.st_mtime_ns, st.st_size, st.st_mode)
+    except OSError:
+        key = None
+    head = home.resolved.get(key) if key else None
+    if head is None:
+        head = _script_argv(path, [])
+        if key:
+            home.resolved[key] = head
+    argv = head + args
     timeout = home.settings["script_timeout_seconds"]
     # Upstream's exact wording, so a failure shared with an upstream ticker is
     # one incident, whichever ticker saw it.
@@ -6795,28 +6823,54 @@ def _safe_zone(home, job):
         return _UTC
 
 
-def _output_dir(home, job_id):
+def _output_dir(home, job_id, make=False):
+    """A job's output directory (made first, with *make*); it must stay inside the home."""
     if not _safe_component(job_id):
         raise InvalidInputError("job id is not a safe file name", job_id,
                                 "give the job a plain 12-hex id")
     root = os.path.join(home.path, "output")
     directory = os.path.join(root, job_id)
+    # Two lstats for the common case: a real directory (no symlink) in a real
+    # output root cannot lead out of the home.  Anything else is resolved.
+    if _plain_dir(root, make) and _plain_dir(directory, make):
+        return directory
     real = os.path.realpath(directory)
     if os.path.commonpath([os.path.realpath(home.path), real]) != os.path.realpath(home.path):
         raise InvalidInputError("the output directory leads out of the home", real,
                                 f"remove the symlink at {directory}")
-    return directory
-
-
-def _write_output(home, job, eid, when, outcome, title_note=None):
-    """Write the run document atomically (mode 0600); never overwrite one."""
-    directory = _output_dir(home, job["id"])
-    if not os.path.isdir(directory):
-        for path in (os.path.dirname(directory), directory):
+    if make and not os.path.isdir(directory):
+        for path in (root, directory):
             try:
                 os.mkdir(path, 0o700)
             except FileExistsError:
                 pass  # made by a parallel run a moment ago
+    return directory
+
+
+def _plain_dir(path, make):
+    """True if *path* is a directory, not a symlink (made first with *make*), or is missing
+    (without *make*: nothing there can lead anywhere)."""
+    import stat
+
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        if not make:
+            return True
+    except OSError:
+        return False
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:  # made by a parallel run a moment ago
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+    return True
+
+
+def _write_output(home, job, eid, when, outcome, title_note=None):
+    """Write the run document atomically (mode 0600); never overwrite one."""
+    directory = _output_dir(home, job["id"], make=True)
     zone = _safe_zone(home, job)
     failed = outcome.status != "ok"
     lines = [f"# Cron Job: {job.get('name') or job['id']}{' (FAILED)' if failed else ''}", "",
@@ -6845,7 +6899,7 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
     stamp = when.astimezone(_safe_zone(home, None)).strftime("%Y-%m-%d_%H-%M-%S")
     path = os.path.join(directory, f"{stamp}.md")
     try:
-        tmp = _synced_temp(directory, ".output_", ".tmp", data)
+        tmp = _output_temp(directory, eid, data)
     except OSError as exc:  # a full disk: the run's error names the document
         raise _as_storage_error(exc, path) from None
     try:
@@ -6863,6 +6917,36 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
         os.unlink(tmp)
     _prune_outputs(home, directory, home.settings["output_retention"])
     return path
+
+
+def _output_temp(directory, eid, data):
+    """Write *data* to a new fsynced temp file (mode 0600) in *directory*; return its path.
+
+    Named by the run and the writing thread, so it needs no random name (a
+    run with no execution id, or a name somehow taken, gets a random one).
+    Plain file calls: a busy tick writes a thousand of these.
+    """
+    import threading
+
+    if not _safe_component(eid):
+        return _synced_temp(directory, ".output_", ".tmp", data)
+    tmp = os.path.join(directory, f".output_{eid}_{os.getpid()}_{threading.get_ident()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
+    except FileExistsError:
+        return _synced_temp(directory, ".output_", ".tmp", data)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp)
+        raise
+    os.close(fd)
+    return tmp
 
 
 def _output_key(name):
@@ -6932,7 +7016,8 @@ def _prune_outputs(home, directory, keep):
     # Temp files of writers killed mid-write: a document is written in
     # milliseconds, so one older than a minute is nobody's any more.
     cutoff = time.time() - 60
-    for name in os.listdir(directory):
+    names = os.listdir(directory)
+    for name in names:
         if name.startswith(".output_") and name.endswith(".tmp"):
             path = os.path.join(directory, name)
             try:
@@ -6940,10 +7025,7 @@ def _prune_outputs(home, directory, keep):
                     os.unlink(path)
             except OSError:
                 pass
-    if keep <= 0:
-        return
-    names = _list_outputs(directory)
-    if len(names) <= keep:
+    if keep <= 0 or sum(name.endswith(".md") for name in names) <= keep:
         return
     for name, _ in _docs_by_time(home, directory)[:-keep]:
         try:
@@ -8892,6 +8974,7 @@ class _Scheduler:
         self.heartbeat = _FireHeartbeat()
         self.books = _Bookkeeper()
         self.ran = set()
+        self.resolved = {}  # real paths and script heads, for one tick (see _run_script)
         self.observer = None
         self.bad_config = {}
         self.config_warnings = []
@@ -9030,6 +9113,7 @@ def _tick(home, wait=True):
         os.close(fd)
         raise
     home.store.keep = True  # the runs' record writes reuse what the scan saved
+    home.resolved.clear()
     try:
         now = home.now()
         _tick_settings(home, report)

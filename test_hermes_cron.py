@@ -2725,6 +2725,52 @@ def test_output_dir_symlink_out_of_the_home_is_refused(home, tmp_path, ok_script
     assert os.listdir(outside) == []
 
 
+
+def test_an_output_root_symlinked_out_of_the_home_is_refused(home, tmp_path, ok_script):
+    # The two-lstat check of a busy tick (issue 24) still resolves anything odd.
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    os.symlink(outside, os.path.join(home.path, "output"))
+    row = home.run_job(job["id"])
+    assert row["status"] == "failed" and "output directory leads out of the home" in row["error"]
+    assert os.listdir(outside) == []
+
+
+def test_an_output_root_symlinked_inside_the_home_is_followed(home, ok_script):
+    job = home.add_job("@hourly", "", script=ok_script, no_agent=True)
+    os.mkdir(os.path.join(home.path, "docs"))
+    os.symlink(os.path.join(home.path, "docs"), os.path.join(home.path, "output"))
+    assert home.run_job(job["id"])["status"] == "completed"
+    assert len(os.listdir(os.path.join(home.path, "docs", job["id"]))) == 1
+
+
+def test_each_tick_resolves_scripts_afresh(home, clock, tmp_path):
+    """Issue 24: scripts are resolved once per tick, so a change between ticks counts:
+    a new #! line, and a script swapped for a symlink out of the scripts dir."""
+    name = script(tmp_path, "s.sh", "#!/bin/sh\necho first\n")  # not executable: its
+    path = tmp_path / "scripts" / name                           # #! line is read
+    jobs = [home.add_job("* * * * *", "", script=name, no_agent=True) for _ in range(2)]
+    clock.advance(minutes=1)
+    home.tick()
+    assert [r["status"] for r in home.runs(limit=5)] == ["completed"] * 2
+    assert "first" in home.output(jobs[0]["id"])
+    path.write_text(f"#!{sys.executable}\nprint('second')\n")  # under /bin/sh: a failure
+    os.utime(path, ns=(1, 1))
+    clock.advance(minutes=1)
+    home.tick()
+    assert all("second" in home.output(j["id"]) for j in jobs)
+    outside = tmp_path / "outside.sh"
+    outside.write_text("#!/bin/sh\necho pwned\n")
+    outside.chmod(0o755)
+    path.unlink()
+    os.symlink(outside, path)
+    clock.advance(minutes=1)
+    home.tick()
+    rows = home.runs(limit=2)
+    assert [r["status"] for r in rows] == ["failed"] * 2
+    assert all("script resolves outside the scripts dir" in r["error"] for r in rows)
+
 WRITER = textwrap.dedent("""
     import sys
     sys.path.insert(0, sys.argv[1])
