@@ -2745,6 +2745,51 @@ def test_an_output_root_symlinked_inside_the_home_is_followed(home, ok_script):
     assert len(os.listdir(os.path.join(home.path, "docs", job["id"]))) == 1
 
 
+def test_each_run_and_tick_reads_the_environment_afresh(home, clock, env, tmp_path):
+    # The allowlisted environment is picked once per pass (issue 24), not once per process.
+    os.makedirs(home.path, exist_ok=True)
+    with open(os.path.join(home.path, "config.json"), "w") as f:
+        json.dump({"script_env_passthrough": ["BUILD_FLAVOUR"]}, f)
+    name = script(tmp_path, "flavour.sh", "echo flavour=$BUILD_FLAVOUR\n")
+    job = home.add_job("* * * * *", "", script=name, no_agent=True)
+    env["BUILD_FLAVOUR"] = "one"
+    home.run_job(job["id"])
+    assert "flavour=one" in home.output(job["id"])
+    env["BUILD_FLAVOUR"] = "two"
+    clock.advance(seconds=1)
+    home.run_job(job["id"])
+    assert "flavour=two" in home.output(job["id"])
+    env["BUILD_FLAVOUR"] = "three"
+    clock.advance(minutes=1)
+    home.tick()
+    assert "flavour=three" in home.output(job["id"])
+
+
+def test_the_redaction_rules_are_built_once_however_many_runs_ask(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(hc, "_REDACTOR", None)
+    built, real, go = [], hc._Redactor, threading.Barrier(8)
+
+    class Counted(real):
+        def __init__(self):
+            built.append(1)
+            super().__init__()
+
+    monkeypatch.setattr(hc, "_Redactor", Counted)
+
+    def first_redact():
+        go.wait(20)
+        hc.redact("token sk-abcdefghijklmnopqrstuvwx")
+
+    threads = [threading.Thread(target=first_redact) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert built == [1]
+
+
 def test_each_tick_resolves_scripts_afresh(home, clock, tmp_path):
     """Issue 24: scripts are resolved once per tick, so a change between ticks counts:
     a new #! line, and a script swapped for a symlink out of the scripts dir."""
