@@ -322,6 +322,8 @@ def _printable(text, newlines=False):
     output needs this; JSON output escapes by itself and stays exact.
     """
     text = str(text)
+    if text.isprintable():  # the common case, tested in C: nothing to escape
+        return text
     if newlines:
         return "\n".join(line.translate(_TERMINAL_ESCAPES) for line in text.split("\n"))
     return text.translate(_TERMINAL_ESCAPES)
@@ -2748,11 +2750,12 @@ def _friendly_schedule(job, zone):
 
 
 def _wall_minute(value, zone):
-    """A stored ISO time as ``YYYY-MM-DD HH:MM`` in *zone*, or None if it is not one.
+    """A stored ISO time (or a parsed one) as ``YYYY-MM-DD HH:MM`` in *zone*, or None
+    if it is not one.
 
     At the ends of the calendar, where *zone* cannot hold it, in its own offset.
     """
-    when = _parse_stored(value)
+    when = value if isinstance(value, datetime) else _parse_stored(value)
     if when is None:
         return None
     try:
@@ -12099,16 +12102,21 @@ def _print_job_list(home, jobs):
     Times are minutes on the clock the schedule reads on (the job's zone, or
     its ``CRON_TZ=``); a paused job's reason goes on the line below it.
     """
+    states = {id(job): _job_state(job) for job in jobs}
+    nexts = {id(job): _parse_stored(job.get("next_run_at")) for job in jobs
+             if states[id(job)] == "scheduled"}
+
     def due(job):
-        when = _parse_stored(job.get("next_run_at")) if _job_state(job) == "scheduled" else None
+        when = nexts.get(id(job))
         return (0, when.timestamp()) if when else (1, 0)
 
     rows, reasons = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")], []
+    default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
     for job in sorted(jobs, key=due):
-        zone = _list_zone(home, job)
-        state = _job_state(job)
+        zone = _list_zone(home, job, default)
+        state = states[id(job)]
         rows.append((job.get("id"), job.get("name") or "-", _friendly_schedule(job, zone),
-                     state, state == "scheduled" and _wall_minute(job.get("next_run_at"), zone)
+                     state, nexts.get(id(job)) and _wall_minute(nexts[id(job)], zone)
                      or "-", job.get("last_status") or "-"))
         reasons.append(job.get("paused_reason") or _DEFAULT_PAUSE_REASON
                        if state == "paused" else None)
@@ -12127,8 +12135,9 @@ def _print_job_list(home, jobs):
             print(indent + _fit(reason, _LIST_WIDTH - len(indent)))
 
 
-def _list_zone(home, job):
-    """The zone a job's schedule reads in: its ``CRON_TZ=`` prefix, else the job's."""
+def _list_zone(home, job, default=None):
+    """The zone a job's schedule reads in: its ``CRON_TZ=`` prefix, else the job's
+    (*default*, the home's, for a job with none of its own, if the caller has it)."""
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
     if schedule.get("kind") == "cron" and isinstance(schedule.get("expr"), str):
         try:
@@ -12137,6 +12146,8 @@ def _list_zone(home, job):
                 return _zone(prefix)
         except HermesCronError:
             pass  # an unparseable stored schedule: 'doctor' names it
+    if default is not None and not job.get("tz"):
+        return default
     return _safe_zone(home, job)
 
 
