@@ -4824,6 +4824,8 @@ def _scan_views(text):
 def _scan(text, lenient=False, allow=()):
     """The scan itself: (text with hidden characters removed if allowed or lenient,
     the rule that matched or None, the reason or None)."""
+    if not text:  # a script job's empty prompt: nothing to read, no patterns to compile
+        return text, None, None
     clean = text
     if not text.isascii():
         hidden = _scan_regexes()["hidden"]
