@@ -11,7 +11,8 @@ process died), bound to its scheduled slot so no occurrence fires twice; a
 job's result goes through a crash-safe queue (``deliveries.db``) to its
 targets; failures become deduplicated incidents.  It holds at scale: a tick
 with nothing due reads a small summary (``.jobs.due``), not the store;
-finished runs reach ``jobs.json`` in batches, ledger row first; capacity is
+finished runs reach ``jobs.json`` in batches, ledger row first, and the
+ledger's own writes share group commits; capacity is
 shared oldest-due first; the ledger is bounded and indexed.  Copy this one
 file into a project (it imports nothing outside the standard library), or
 install it and use the ``hermes-cron`` command.
