@@ -712,20 +712,29 @@ def _as_storage_error(exc, path):
     return error
 
 
-def _synced_temp(directory, prefix, suffix, data):
-    """Return a new temp file in *directory* holding *data*: mode 0600, flushed, fsynced.
+def _synced_temp(directory, prefix, suffix, data, name=None):
+    """Return a new temp file in *directory* holding *data*: mode 0600, written, fsynced.
 
-    If that fails the file is removed and the error raised: nothing is left behind.
+    Named at random, or *name* (``FileExistsError`` if it is taken).  If the
+    write fails the file is removed and the error raised: nothing is left behind.
     """
-    import tempfile
+    if name is None:
+        import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
+    else:
+        tmp = os.path.join(directory, name)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
     try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o600)
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            os.fchmod(fd, 0o600)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -2601,7 +2610,7 @@ def _script_command(script, scripts_dir, real_root=None):
                 return os.path.join(root, name), []
         except OSError:
             pass
-    whole = os.path.realpath(os.path.join(root, os.path.expanduser(script.strip())))
+    whole = os.path.realpath(os.path.join(root, os.path.expanduser(name)))
     if os.path.commonpath([root, whole]) == root and os.path.isfile(whole):
         return whole, []
     try:
@@ -2932,8 +2941,9 @@ class _JobStore:
         self.path = os.path.join(home, _JOBS_FILE)
         self.lock_timeout = lock_timeout
         self.read_stat = None  # os.stat_result of the jobs.json the last load read
-        # While a tick runs (it sets keep), the document it saved last stands in
-        # for a parse of the same file: a busy tick's record writes need not
+        # Once a tick sets keep (a tick that waits for its runs clears it at its
+        # end; a daemon's stays set), the document saved last stands in for a
+        # parse of the same unchanged file: a busy tick's record writes need not
         # parse the whole store again per batch.  (stat, doc, jobs) or None.
         self.keep, self._kept = False, None
 
@@ -5179,11 +5189,12 @@ class _Ledger:
         Runs that end together share one transaction, and so one fsync, where
         each would pay its own: the first write of a batch waits for the
         batch before it to commit, then commits every write queued so far,
-        while the next ones queue behind it.  A lone writer commits at once.  It returns only once its write
-        is committed.  If a shared transaction fails, each of its writes is
-        tried again alone, so only the write at fault sees its error.  Never
-        call it holding the connection's lock: the committer needs it.
-        *more* are (sql, params) pairs that ride in the same transaction.
+        while the next ones queue behind it.  A lone writer commits at once.
+        It returns only once its write is committed.  If a shared transaction
+        fails, each of its writes is tried again alone, so only the write at
+        fault sees its error.  *more* are (sql, params) writes that commit
+        with it.  Never call it holding the connection's lock: the committer
+        needs it.
         """
         import threading
 
@@ -5227,11 +5238,14 @@ class _Ledger:
                                             "the next tick settles this run")
 
     def _run(self, batch):
+        """Commit *batch* in one transaction; each entry's count is its first statement's."""
+        counts = []
         with self._lock:
             conn = self.connect()
             with _transaction(conn):
-                counts = [[conn.execute(sql, params).rowcount for sql, params in entry[0]][0]
-                          for entry in batch]
+                for statements, _, _ in batch:
+                    counts.append([conn.execute(sql, params).rowcount
+                                   for sql, params in statements][0])
         for entry, count in zip(batch, counts):
             entry[1] = count
 
@@ -6854,18 +6868,15 @@ def _output_dir(home, job_id, make=False):
     if os.path.commonpath([os.path.realpath(home.path), real]) != os.path.realpath(home.path):
         raise InvalidInputError("the output directory leads out of the home", real,
                                 f"remove the symlink at {directory}")
-    if make and not os.path.isdir(directory):
-        for path in (root, directory):
-            try:
-                os.mkdir(path, 0o700)
-            except FileExistsError:
-                pass  # made by a parallel run a moment ago
+    if make and not os.path.isdir(directory):  # under a symlinked root inside the home
+        _make_dir(directory)
     return directory
 
 
 def _plain_dir(path, make):
     """True if *path* is a directory, not a symlink (made first with *make*), or is missing
-    (without *make*: nothing there can lead anywhere)."""
+    (without *make*: nothing there can lead anywhere).  A directory that cannot be
+    made raises, as the document that needs it would fail."""
     import stat
 
     try:
@@ -6873,15 +6884,15 @@ def _plain_dir(path, make):
     except FileNotFoundError:
         if not make:
             return True
-    except OSError:
-        return False
+    _make_dir(path)
+    return stat.S_ISDIR(os.lstat(path).st_mode)
+
+
+def _make_dir(path):
     try:
         os.mkdir(path, 0o700)
-    except FileExistsError:  # made by a parallel run a moment ago
-        return stat.S_ISDIR(os.lstat(path).st_mode)
-    except OSError:
-        return False
-    return True
+    except FileExistsError:
+        pass  # made by a parallel run a moment ago
 
 
 def _write_output(home, job, eid, when, outcome, title_note=None):
@@ -6936,33 +6947,20 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
 
 
 def _output_temp(directory, eid, data):
-    """Write *data* to a new fsynced temp file (mode 0600) in *directory*; return its path.
+    """Write a run document's bytes to a new fsynced temp file in *directory*.
 
-    Named by the run and the writing thread, so it needs no random name (a
+    Named by the run and the writing thread, so no random name is drawn (a
     run with no execution id, or a name somehow taken, gets a random one).
-    Plain file calls: a busy tick writes a thousand of these.
     """
     import threading
 
-    if not _safe_component(eid):
-        return _synced_temp(directory, ".output_", ".tmp", data)
-    tmp = os.path.join(directory, f".output_{eid}_{os.getpid()}_{threading.get_ident()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o600)
-    except FileExistsError:
-        return _synced_temp(directory, ".output_", ".tmp", data)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        os.unlink(tmp)
-        raise
-    os.close(fd)
-    return tmp
+    if _safe_component(eid):
+        try:
+            return _synced_temp(directory, ".output_", ".tmp", data,
+                                f".output_{eid}_{os.getpid()}_{threading.get_ident()}.tmp")
+        except FileExistsError:
+            pass
+    return _synced_temp(directory, ".output_", ".tmp", data)
 
 
 def _output_key(name):
@@ -8859,16 +8857,15 @@ class _Bookkeeper:
             self._taken += 1
             ticket = self._taken
             self._queued.notify_all()
-            if self._writing:
-                if wait:
-                    self._arrived += 1
-                    while self._written < ticket and self._writing:
-                        self._queued.wait()
-                    self._arrived -= 1
-                if not wait or self._written >= ticket:
-                    return
-            self._writing = True
+            if self._writing and not wait:
+                return  # the writer at work takes it along
             self._arrived += 1
+            while self._writing and self._written < ticket:
+                self._queued.wait()
+            if self._written >= ticket:
+                self._arrived -= 1
+                return
+            self._writing = True  # no writer at work: this run is it
         try:
             self._write(home)
         finally:
