@@ -108,6 +108,7 @@ _JOBS_FILE = "jobs.json"
 _JOBS_LOCK = ".jobs.lock"
 _DUE_FILE = ".jobs.due"
 _CONFIG_FILE = "config.json"
+_CONFIG_SEEN_FILE = ".config.seen"
 _TEMP_PREFIX = ".jobs_"
 _TEMP_SUFFIX = ".tmp"
 _LOCK_TIMEOUT = 30.0
@@ -380,6 +381,10 @@ def parse_iso(text):
     Returns a naive datetime when no offset is given.  Raises
     ``InvalidInputError`` for anything else.
     """
+    if type(text) is str and len(text) in (20, 25):
+        fast = _iso_canonical(text)
+        if fast is not None:
+            return fast
     m = _iso_match(text) if isinstance(text, str) else None
     if m is None:
         raise InvalidInputError(
@@ -404,6 +409,37 @@ def parse_iso(text):
     except ValueError as exc:
         raise InvalidInputError(
             f"not a real date or time ({exc})", text, "check the day, month and hour") from None
+
+
+def _iso_canonical(text):
+    """Parse ``YYYY-MM-DDTHH:MM:SS`` plus ``Z`` or ``+HH:MM`` without ``re``, or return None.
+
+    The shape this module stores and ``HERMES_CRON_NOW`` usually holds: a
+    tick with nothing due then never imports ``re``, and a list of 100k jobs
+    parses its times at string-slicing speed.  Anything else (and every
+    error) is left to the regular expression, so the answers are the same.
+    """
+    if text[4] != "-" or text[7] != "-" or text[10] not in "Tt " or text[13] != ":" \
+            or text[16] != ":":
+        return None
+    fields = (text[:4], text[5:7], text[8:10], text[11:13], text[14:16], text[17:19])
+    if not "".join(fields).isdecimal():
+        return None
+    if len(text) == 20:
+        if text[19] not in "Zz":
+            return None
+        zone = _UTC
+    else:
+        hours, minutes = text[20:22], text[23:25]
+        if text[19] not in "+-" or text[22] != ":" or not (hours + minutes).isdecimal() \
+                or int(hours) > 23 or int(minutes) > 59:
+            return None
+        sign = -1 if text[19] == "-" else 1
+        zone = timezone(sign * timedelta(hours=int(hours), minutes=int(minutes)))
+    try:
+        return datetime(*map(int, fields), 0, zone)
+    except ValueError:
+        return None
 
 
 def _iso(dt):
@@ -2128,6 +2164,41 @@ def _load_config(home, environ, tolerant=False):
     if bad and not tolerant:
         raise next(iter(bad.values()))
     return settings, warnings, {k: str(v) for k, v in bad.items()}
+
+
+def _config_stamp(home, environ):
+    """One line naming the config files as they are now, or None when it cannot say.
+
+    Size, mtime, ctime and inode of ``config.json`` and of the upstream
+    ``config.yaml`` beside the home (``-`` for a missing one).  A tick keeps
+    the line of a config that loaded clean (``.config.seen``); while the line
+    still matches, a tick with nothing due does not read the config again
+    (see ``_Scheduler.reload_settings``).  ``HERMES_CRON_<KEY>`` variables
+    are not on disk, so with any of them set there is no stamp.
+    """
+    if any(name in environ for name in _CONFIG_ENV_NAMES):
+        return None
+    parts = []
+    for path in (os.path.join(home, _CONFIG_FILE),
+                 os.path.join(os.path.dirname(home), "config.yaml")):
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            parts.append("-")
+            continue
+        except OSError:
+            return None
+        # A file changed within the file system's timestamp granularity of
+        # now could change again with the same stamp ("racy git"): not
+        # trusted until it has settled.  File times are the real clock's.
+        if max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _RACY_NS:
+            return None
+        parts.append(f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}")
+    return " ".join(parts) + "\n"
+
+
+_CONFIG_ENV_NAMES = tuple(_ENV_PREFIX + key.upper() for key in _CONFIG_KEYS)
+_RACY_NS = 2_000_000_000
 
 
 def _nested_config_warnings(raw):
@@ -5076,13 +5147,12 @@ class _Ledger:
         self.environ = os.environ if environ is None else environ
         self._conn = None
         self._registered = None
-        import threading
-
-        self._lock = threading.RLock()
+        # _thread's locks: a tick with nothing due never imports threading.
+        self._lock = _thread.RLock()
         # The group commit: writes queue in a batch; its first writer commits it
         # (one batch at a time, under _leading) and wakes the rest by its event.
-        self._group, self._leading = threading.Lock(), threading.Lock()
-        self._queued, self._batch_done = [], threading.Event()
+        self._group, self._leading = _thread.allocate_lock(), _thread.allocate_lock()
+        self._queued, self._batch_done = [], None
 
     def exists(self):
         return self._conn is not None or os.path.exists(self.path)
@@ -5200,6 +5270,8 @@ class _Ledger:
 
         entry = [((sql, params),) + more, None, None]  # statements, rowcount, error
         with self._group:
+            if self._batch_done is None:
+                self._batch_done = threading.Event()
             self._queued.append(entry)
             done, leads = self._batch_done, len(self._queued) == 1
         if not leads:  # woken once, when the batch is committed: no herd per commit
@@ -6161,9 +6233,7 @@ class _Deliveries:
         self.path = os.path.join(home, _DELIVERIES_FILE)
         self.environ = os.environ if environ is None else environ
         self._conn = None
-        import threading
-
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
 
     def exists(self):
         return self._conn is not None or os.path.exists(self.path)
@@ -6474,9 +6544,7 @@ class _Runs:
     """Child processes of the runs in flight in this process, and their stopping."""
 
     def __init__(self):
-        import threading
-
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.procs = {}
         self.stopping = None  # the signal ("SIGINT", "SIGTERM") that stops this process
         self.grace = _STOP_GRACE
@@ -8842,12 +8910,21 @@ class _Bookkeeper:
     """
 
     def __init__(self):
-        import threading
-
-        self._queue, self._queued = [], threading.Condition()
+        self._queue, self._cond, self._making = [], None, _thread.allocate_lock()
         self._writing, self._next_write = False, 0.0
         self._taken = self._written = 0  # results queued / written (or dropped) so far
         self._arrived = 0  # runs inside apply()
+
+    @property
+    def _queued(self):
+        # Made on first use: a tick with nothing to run never imports threading.
+        if self._cond is None:
+            with self._making:
+                if self._cond is None:
+                    import threading
+
+                    self._cond = threading.Condition()
+        return self._cond
 
     def apply(self, home, entry, wait=True):
         """Queue ``(job_id, eid, result, finished, manual)``; with *wait*, return once
@@ -8929,22 +9006,21 @@ class _FireHeartbeat:
     """Refreshes the fire_claim of this process's running jobs every minute."""
 
     def __init__(self):
-        import threading
-
-        self._thread = None
-        self._stop = threading.Event()
+        self._thread = self._stop = None  # made by the first start
 
     def start(self, home):
         import threading
 
         if self._thread is None or not self._thread.is_alive():
+            if self._stop is None:
+                self._stop = threading.Event()
             self._stop.clear()
             self._thread = threading.Thread(target=self._beat, args=(home,), daemon=True,
                                             name="hermes-cron-heartbeat")
             self._thread.start()
 
     def stop_if_idle(self, runs):
-        if runs.inflight == 0:
+        if runs.inflight == 0 and self._stop is not None:
             self._stop.set()
 
     def _beat(self, home):
@@ -8993,6 +9069,7 @@ class _Scheduler:
         self.config_warnings = []
         self.after_tick = None  # (home, path): writes config metrics_textfile after a tick
         self._settings = None
+        self.config_unread = False  # this tick trusted .config.seen (see reload_settings)
         self._default_zone = None  # (settings, zone variables, the zone they gave)
 
     @property
@@ -9008,21 +9085,43 @@ class _Scheduler:
         """The settings if this pass loaded them already, else None (nothing is read)."""
         return self._settings
 
-    def reload_settings(self):
+    def reload_settings(self, quick=False):
         """Read the config afresh for a tick; a bad key only stops the jobs that need it.
 
         Returns the error text of the keys a tolerant load dropped (they are
-        in ``bad_config``), or None for a clean config.
+        in ``bad_config``), or None for a clean config.  With *quick* (a
+        tick), a config whose files are as the last clean load without
+        ``metrics_textfile`` saw them (``.config.seen``) is not read now:
+        ``config_unread`` is set and the settings load when first needed, so
+        a tick with nothing due reads no config and imports no ``json``.
         """
-        self._settings, self.bad_config = None, {}
+        self._settings, self.bad_config, self.config_unread = None, {}, False
+        stamp = _config_stamp(self.path, self.environ) if quick else None
+        seen = os.path.join(self.path, _CONFIG_SEEN_FILE)
+        if stamp is not None:
+            try:
+                with open(seen, "rb") as f:
+                    if f.read() == stamp.encode():
+                        self.config_unread = True
+                        return None
+            except OSError:
+                pass
         try:
             self.settings  # noqa: B018 (read for its validation)
         except InvalidInputError:
             self._settings, self.config_warnings, self.bad_config = _load_config(
                 self.path, self.environ, tolerant=True)
             _remember_secrets(self._settings, self.environ)
-            return "; ".join(dict.fromkeys(self.bad_config.values()))
-        return None
+            stamp = None
+        try:
+            # Advisory, as the due summary: a lost file only costs a read.
+            if stamp is not None and not self._settings.get("metrics_textfile"):
+                _replace_small(seen, stamp)
+            elif quick:
+                os.unlink(seen)
+        except OSError:
+            pass
+        return "; ".join(dict.fromkeys(self.bad_config.values())) or None
 
     def forget_settings(self):
         """Drop the loaded settings: the next reader loads (and validates) them again."""
@@ -9095,9 +9194,10 @@ def _tick_done(home, started, report):
     metrics writer).  A failure is the tick's housekeeping error.
     """
     try:
-        settings = home.loaded_settings or _load_config(home.path, home.environ,
-                                                        tolerant=True)[0]
-        textfile = settings.get("metrics_textfile")
+        settings = home.loaded_settings
+        if settings is None and not home.config_unread:
+            settings = _load_config(home.path, home.environ, tolerant=True)[0]
+        textfile = settings and settings.get("metrics_textfile")  # unread: known unset
         if textfile or report["dispatched"] or report["skipped"] or report["reconciled"]:
             _write_small(home, _TICK_DURATION_FILE, f"{time.monotonic() - started:.6f}\n")
         if textfile and home.after_tick is not None:
@@ -9168,6 +9268,8 @@ def _tick(home, wait=True):
 
 def _start_runs(home, claims, report):
     """Start a thread per claimed run; return the threads."""
+    if not claims:
+        return []
     import threading
 
     threads = []
@@ -9179,8 +9281,7 @@ def _start_runs(home, claims, report):
                                   daemon=True, name=f"hermes-cron-{claim.job['id']}")
         thread.start()
         threads.append(thread)
-    if claims:
-        home.heartbeat.start(home)
+    home.heartbeat.start(home)
     return threads
 
 
@@ -9190,7 +9291,7 @@ def _tick_settings(home, report):
     Jobs that do not depend on a broken key keep running; the error is
     reported (``config_error``) and the tick counts as failed.
     """
-    error = home.reload_settings()  # every tick reads the config afresh
+    error = home.reload_settings(quick=True)  # afresh, or known unchanged since a clean load
     if error:
         report["config_error"] = error
 
@@ -9219,6 +9320,11 @@ def _write_tick_files(home, now, error):
         except FileNotFoundError:
             pass
     else:
+        if home.config_unread:
+            try:  # its secrets must be known to the redaction below
+                home.settings  # noqa: B018
+            except InvalidInputError:
+                pass
         message = " ".join(redact(str(error) or type(error).__name__).split())
         _write_small(home, _ERROR_FILE, f"{epoch}\n{message}\n")
 
@@ -9308,6 +9414,8 @@ def _alert_missed(home, report, now):
 
 
 def _alert_each(home, missed, now):
+    if not missed:
+        return  # the common tick: no config read for it
     incidents, hours = home.incidents, home.settings["failure_repeat_alert_hours"]
     for job, note, document in missed:
         incident = incidents.record(job["id"], note, document, now)
@@ -12318,10 +12426,8 @@ class _TickLog:
     """
 
     def __init__(self, home, as_json, daemon=False):
-        import threading
-
         self.home, self.as_json, self.daemon = home, as_json, daemon
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._idle_said = None  # the daemon: when it last said 'no jobs due' (None: busy since)
         self._lost = set()  # streams that failed a write: not written again
 

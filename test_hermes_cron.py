@@ -491,6 +491,38 @@ def test_zone_pytz_and_dateutil_zones_in_upstream_0_22s_venv(tmp_path):
     assert json.loads(r.stdout) == _tz_twin_expected()
 
 
+def test_parse_iso_fast_path_gives_the_regular_expressions_answers(monkeypatch):
+    # The canonical shapes skip re (issue 24.2); every answer and error must
+    # be the one the regular expression gives.
+    rng = random.Random(24)
+    seeds = ["2026-03-06T12:00:00+00:00", "2026-03-06T12:00:00Z", "2026-03-06 12:00:00-05:30",
+             "2026-03-06t23:59:59z"]
+    cases = seeds + ["2026-02-30T12:00:00+00:00", "2026-03-06T24:00:00+00:00",
+                     "2026-03-06T12:00:00+24:00", "2026-03-06T12:00:00+23:59",
+                     "\u0662\u0660\u0662\u0666-03-06T12:00:00+00:00", "0000-03-06T12:00:00Z",
+                     "2026-03-06T12:00:00x00:00", "2026-03-06T12:00:60Z", "2026-03-06T12:00:00 Z"]
+    for _ in range(20000):
+        chars = list(rng.choice(seeds))
+        for _ in range(rng.randint(1, 2)):
+            chars[rng.randrange(len(chars))] = rng.choice("09-+:TZz .t\u0663")
+        cases.append("".join(chars))
+
+    def answers():
+        out = []
+        for text in cases:
+            try:
+                dt = hc.parse_iso(text)
+                out.append((dt, dt.utcoffset() if dt.tzinfo else None))
+            except hc.InvalidInputError as exc:
+                out.append(str(exc))
+        return out
+
+    fast = answers()
+    assert sum(hc._iso_canonical(t) is not None for t in cases if len(t) in (20, 25)) > 1000
+    monkeypatch.setattr(hc, "_iso_canonical", lambda text: None)
+    assert fast == answers()
+
+
 # ---- 5. cron expressions -------------------------------------------------------------
 
 
@@ -2666,6 +2698,79 @@ def test_tick_with_a_broken_config_key_runs_the_jobs_that_do_not_need_it(home, c
     clock.advance(seconds=30)
     assert [d["job_id"] for d in home.tick()["dispatched"]] == [zoned["id"]]  # still due
     assert not os.path.exists(os.path.join(home.path, "ticker_last_error"))
+
+
+def test_tick_reads_a_config_it_saw_clean_only_when_it_changes(home, clock, ok_script,
+                                                                monkeypatch):
+    # Issue 24.2: a tick with nothing due does not parse config.json again
+    # while its files are as a clean load saw them (.config.seen).
+    monkeypatch.setattr(hc, "_RACY_NS", 0)
+    write_config(home, {"max_parallel": 1})
+    one = home.add_job("0 9 * * *", "", script=ok_script, no_agent=True, name="one")
+    two = home.add_job("0 9 * * *", "", script=ok_script, no_agent=True, name="two")
+    seen = os.path.join(home.path, ".config.seen")
+    assert "config_error" not in home.tick()
+    st = os.stat(os.path.join(home.path, "config.json"))
+    assert open(seen).read() == f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} -\n"
+    loads = []
+    real_load = hc._load_config
+    monkeypatch.setattr(hc, "_load_config", lambda *a, **k: loads.append(1) or real_load(*a, **k))
+    clock.advance(minutes=1)
+    assert home.tick()["dispatched"] == [] and loads == []
+    # Due jobs read it when they need it (max_parallel 1 holds one back).
+    clock.now = datetime(2026, 3, 7, 9, 0, tzinfo=UTC)
+    report = home.tick()
+    assert len(report["dispatched"]) == 1 and loads == [1]
+    assert [s["reason"] for s in report["skipped"]] == ["max_parallel"]
+    assert {d["job_id"] for d in report["dispatched"]} < {one["id"], two["id"]}
+    # An edit is read (and reported) at once, and forgets the stamp.
+    write_config(home, {"max_parallel": "lots"})
+    clock.advance(minutes=1)
+    assert home.tick()["config_error"].startswith(
+        "config.json key 'max_parallel' must be a whole number")
+    assert not os.path.exists(seen)
+    write_config(home, {"max_parallel": 2})
+    clock.advance(minutes=1)
+    assert "config_error" not in home.tick() and os.path.exists(seen)
+    # A HERMES_CRON_<KEY> variable is not on disk: every tick reads the config.
+    home.environ["HERMES_CRON_MAX_PARALLEL"] = "x"
+    clock.advance(minutes=1)
+    assert home.tick()["config_error"] == ("environment variable HERMES_CRON_MAX_PARALLEL must "
+                                           "be a whole number: 'x': fix or unset the variable")
+    assert not os.path.exists(seen)
+
+
+def test_tick_does_not_trust_a_config_changed_within_the_racy_window(home, clock, monkeypatch):
+    write_config(home, {"max_parallel": 2})
+    home.add_job("0 9 * * *", "p", name="a")
+    monkeypatch.setattr(hc, "_RACY_NS", 3600 * 10**9)  # written "just now", for an hour
+    home.tick()
+    assert not os.path.exists(os.path.join(home.path, ".config.seen"))
+    write_config(home, {"max_parallel": "x"})  # same size, maybe the same mtime
+    clock.advance(minutes=1)
+    assert "max_parallel" in home.tick()["config_error"]
+
+
+@pytest.mark.slow
+def test_cli_empty_tick_imports_no_json_re_threading_or_sqlite3(tmp_path, env):
+    home = tmp_path / "cron"
+    env = dict(env, HERMES_CRON_NOW="2026-03-06T12:00:00+00:00", PYTHONPATH=HERE)
+    r = subprocess.run([sys.executable, "-m", "hermes_cron", "--home", str(home), "add",
+                        "0 9 * * *", "p"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    (home / "config.json").write_text('{"max_parallel": 3}')
+    code = ("import sys, hermes_cron; hermes_cron._RACY_NS = 0; "
+            "rcs = [hermes_cron.main(['--home', sys.argv[1], 'tick']) for _ in range(2)]; "
+            "print(rcs, sorted({'json', 're', 'threading', 'sqlite3', 'argparse'} "
+            "& set(sys.modules)))")
+    # -S: no site-packages' .pth files importing these first.
+    first = subprocess.run([sys.executable, "-S", "-c", code, str(home)], capture_output=True,
+                           text=True, env=env)
+    assert first.returncode == 0, first.stderr
+    # The first process read the config (and wrote .config.seen); the next reads neither.
+    again = subprocess.run([sys.executable, "-S", "-c", code, str(home)], capture_output=True,
+                           text=True, env=env)
+    assert again.stdout.splitlines()[-1] == "[0, 0] []", again.stdout + again.stderr
 
 
 def test_cli_tick_exits_1_on_a_broken_config(cli, home, ok_script):
