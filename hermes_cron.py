@@ -749,7 +749,8 @@ def _as_storage_error(exc, path):
 
 
 def _synced_temp(directory, prefix, suffix, data, name=None):
-    """Return a new temp file in *directory* holding *data*: mode 0600, written, fsynced.
+    """Return a new temp file in *directory* holding *data* (bytes, or a list of
+    bytes): mode 0600, written, fsynced.
 
     Named at random, or *name* (``FileExistsError`` if it is taken).  If the
     write fails the file is removed and the error raised: nothing is left behind.
@@ -765,9 +766,10 @@ def _synced_temp(directory, prefix, suffix, data, name=None):
     try:
         try:
             os.fchmod(fd, 0o600)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            for part in [data] if isinstance(data, bytes) else data:
+                view = memoryview(part)
+                while view:
+                    view = view[os.write(fd, view):]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -781,7 +783,7 @@ def _synced_temp(directory, prefix, suffix, data, name=None):
 
 
 def _atomic_write(path, data):
-    """Write *data* (bytes) to *path* atomically with mode 0600.
+    """Write *data* (bytes, or a list of bytes) to *path* atomically with mode 0600.
 
     The bytes go to a temp file in the same directory, which is flushed,
     fsynced and renamed over *path*; then the directory is fsynced, so a crash
@@ -3045,6 +3047,7 @@ class _JobStore:
         gc.disable()  # a large store is millions of new objects and no cycles
         try:
             text = data.decode("utf-8-sig")
+            data = None  # the bytes go before the objects come: a lower peak
             try:
                 doc = json.loads(text)
             except ValueError:
@@ -3179,9 +3182,9 @@ class _JobStore:
         doc["jobs"] = jobs
         doc["updated_at"] = _iso(now)
         try:
-            data = _dump_store(doc, ensure_ascii=False).encode("utf-8")
+            data = [part.encode("utf-8") for part in _dump_store(doc, ensure_ascii=False)]
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
-            data = _dump_store(doc, ensure_ascii=True).encode("ascii")
+            data = [part.encode("ascii") for part in _dump_store(doc, ensure_ascii=True)]
         _atomic_write(self.path, data)
         st = os.stat(self.path)
         self.write_due(jobs, now, st)
@@ -3260,19 +3263,28 @@ def _due_epoch(jobs):
 
 
 def _dump_store(doc, ensure_ascii):
-    """jobs.json text: one job per line, so a person, ``diff`` and ``grep`` read it
-    and ``jq`` parses it; written by json's C encoder (indenting is 4x slower)."""
+    """jobs.json text, in parts: one job per line, so a person, ``diff`` and ``grep``
+    read it and ``jq`` parses it; written by json's C encoder (indenting is 4x slower).
+
+    The parts hold a few hundred jobs each: a store of 10,000 jobs is never
+    one string, nor one more copy of it per concatenation (tens of MiB).
+    """
     import json
 
     dump = json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(", ", ": ")).encode
-    parts = []
+    parts, lead = [], "{"
     for key, value in doc.items():
         if key == "jobs" and isinstance(value, list) and value:
-            text = "[\n" + ",\n".join(map(dump, value)) + "\n]"
+            parts.append(f"{lead}{dump(key)}: [\n")
+            for start in range(0, len(value), 256):
+                parts.append((",\n" if start else "")
+                             + ",\n".join(map(dump, value[start:start + 256])))
+            parts.append("\n]")
         else:
-            text = dump(value)
-        parts.append(f"{dump(key)}: {text}")
-    return "{" + ",\n".join(parts) + "}\n"
+            parts.append(f"{lead}{dump(key)}: {dump(value)}")
+        lead = ",\n"
+    parts.append("{}\n" if lead == "{" else "}\n")
+    return parts
 
 
 def _make_home(home):

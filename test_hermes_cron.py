@@ -2638,8 +2638,22 @@ def test_store_is_written_one_job_per_line_and_reads_back_exactly(home):
     assert "job 0 \u00e9" in text  # UTF-8, not escaped
     doc = json.loads(text)
     assert [j["name"] for j in doc["jobs"]] == ["j0", "j1", "j2"]
-    assert hc._dump_store(doc, ensure_ascii=False) == text
-    assert hc._dump_store({"jobs": [], "x": 1}, False) == '{"jobs": [],\n"x": 1}\n'
+    assert "".join(hc._dump_store(doc, ensure_ascii=False)) == text
+    assert "".join(hc._dump_store({"jobs": [], "x": 1}, False)) == '{"jobs": [],\n"x": 1}\n'
+
+
+def test_a_large_store_is_written_in_parts_of_256_jobs_with_the_same_bytes(home):
+    # Issue 24.1: 10,000 jobs are never one string (nor a copy per concatenation).
+    jobs = [{"id": f"{i:012x}", "name": f"j{i}", "prompt": "\u00e9"} for i in range(600)]
+    doc = {"jobs": jobs, "updated_at": "2026-03-06T12:00:00+00:00"}
+    parts = hc._dump_store(doc, ensure_ascii=False)
+    assert len(parts) == 1 + 3 + 2 + 1 and max(p.count("\n") for p in parts) == 256
+    assert "".join(parts) == ('{"jobs": [\n' + ",\n".join(
+        json.dumps(j, separators=(", ", ": "), ensure_ascii=False) for j in jobs)
+        + '\n],\n"updated_at": "2026-03-06T12:00:00+00:00"}\n')
+    os.makedirs(home.path)
+    home.scheduler.store.save(dict(doc), jobs, hc.parse_iso(doc["updated_at"]))
+    assert jobs_bytes(home).decode() == "".join(parts)
 
 
 def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):

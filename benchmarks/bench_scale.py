@@ -48,10 +48,13 @@ job going back in time (claimed/finished UTC ISO stamps in the past).
             (HERMES_CRON_NOW steps by 60 s; the jobs are due tomorrow).  Time and peak RSS (os.wait4) of each
             tick.  Targets: tick at 20k rows <= 1.2x the tick at 0 rows
             (every store size; the largest ledger is shown for information);
-            at the largest store, tick <= 1.1x and RSS <= 1.3x the stdlib
-            lower bound benchmarks/floor_empty_tick.py (python start, flock
-            .tick.lock, stat jobs.json, read a few-hundred-byte summary,
-            heartbeat via temp + rename).  Checked: no measured tick fires
+            at the largest store, tick <= 1.5x (issue 24.2) and RSS <= 1.3x
+            the stdlib lower bound benchmarks/floor_empty_tick.py (python
+            start, flock .tick.lock, stat jobs.json, read a few-hundred-byte
+            summary, heartbeat via temp + rename), run as a script and, as
+            the tick is started, with `python -m`.  The homes have a
+            config.json, aged 2 s before the measured rounds (a tick trusts
+            its stamp, .config.seen, only then).  Checked: no measured tick fires
             anything, and after the loop a same-size hand edit of jobs.json
             that makes one job due is noticed by the next tick (untimed).
 4. prune    10 live script jobs (one due), 30,000 ledger rows of 1,500 job
@@ -107,7 +110,7 @@ SEED_BASE = datetime(2026, 3, 6, 9, 0, tzinfo=timezone.utc)  # rows: the days be
 FIGURES = ("busy", "fairness", "empty", "prune", "writes", "reads", "ledger")
 TARGET_BUSY = 1.5
 TARGET_EMPTY_LEDGER = 1.2
-TARGET_EMPTY_FLOOR = 1.1
+TARGET_EMPTY_FLOOR = 1.5  # issue 24.2 (issue 11 asked 1.1x of an interpreter with .pth files)
 TARGET_EMPTY_RSS = 1.3
 TARGET_PRUNE_KEEP, TARGET_PRUNE_PER_JOB = 1000, 20
 TARGET_WRITES = 5.0
@@ -404,7 +407,7 @@ class Cache:
         if n_jobs not in self.stores:
             home = os.path.join(self.root, f"store_{n_jobs}", "home")
             log(f"building a store of {n_jobs:,} jobs")
-            make_home(home)
+            make_home(home, {"max_parallel": 4})  # a home has a config, as users' do
             ids, next_run_at = build_store(home, n_jobs, "0 9 * * *")
             self.stores[n_jobs] = (home, ids, next_run_at)
         return self.stores[n_jobs]
@@ -616,21 +619,31 @@ def bench_empty(root, cache, job_sizes, row_levels, runs_by_size):
             must(run(hermes(h, "tick"), env), f"empty warm-up tick ({n_jobs} jobs, {n_rows} rows)")
             rows_after[n_rows] = row_count(h)
         floor_home = homes[row_levels[0]]
-        cases = [("floor", [PY, FLOOR_EMPTY, floor_home])]
-        cases += [(f"tick_{r}", hermes(h, "tick")) for r, h in homes.items()]
+        # The floor twice: as a script, and started as the tick is (`python -m`,
+        # which imports runpy and importlib.util before the module runs).
+        cases = [("floor", [PY, FLOOR_EMPTY, floor_home], REPO_ROOT),
+                 ("floor_m", [PY, "-m", "floor_empty_tick", floor_home], BENCH_DIR)]
+        cases += [(f"tick_{r}", hermes(h, "tick"), REPO_ROOT) for r, h in homes.items()]
         write_floor_summary(floor_home, next_run_at)
-        must(run(cases[0][1], env), "floor_empty_tick warm-up")
-        times = {name: [] for name, _ in cases}
-        rss = {name: [] for name, _ in cases}
+        for name, cmd, cwd in cases[:2]:
+            must(run(cmd, env, cwd), f"{name} warm-up")
+        # The copies' config.json has a new ctime, and a tick trusts a config's
+        # stamp only once it is 2 s old (see .config.seen): let it age, as a
+        # real home's config has, then give each home the tick that keeps it.
+        time.sleep(2.5)
+        for n_rows, h in homes.items():
+            must(run(hermes(h, "tick"), env), f"empty config tick ({n_jobs} jobs, {n_rows} rows)")
+        times = {name: [] for name, _, _ in cases}
+        rss = {name: [] for name, _, _ in cases}
         for i in range(runs):
             # Round i ticks a minute after round i-1 (as a ticker does; every 5th
             # minute may reap), all cases of a round at the same instant.
             env_i = child_env((datetime.fromisoformat(EMPTY_NOW)
                                + timedelta(seconds=60 * (i + 1))).isoformat())
-            for name, cmd in rotate(cases, i):
-                if name == "floor":
+            for name, cmd, cwd in rotate(cases, i):
+                if name.startswith("floor"):
                     write_floor_summary(floor_home, next_run_at)
-                r = must(run(cmd, env_i), f"empty {name} ({n_jobs} jobs)")
+                r = must(run(cmd, env_i, cwd), f"empty {name} ({n_jobs} jobs)")
                 times[name].append(r.ms)
                 rss[name].append(r.rss_kib / 1024)
         problems = [f"{r:,} rows: a tick fired something ({rows_after[r]} -> {row_count(h)} rows)"
@@ -646,7 +659,7 @@ def bench_empty(root, cache, job_sizes, row_levels, runs_by_size):
         row = {"jobs": n_jobs, "runs": runs, "problems": problems,
                "jobs_json_bytes": os.path.getsize(os.path.join(floor_home, "jobs.json")),
                "floor_median_ms": med(times["floor"]), "floor_rss_mib": max(rss["floor"]),
-               "ledgers": []}
+               "floor_m_median_ms": med(times["floor_m"]), "ledgers": []}
         zero = med(times[f"tick_{row_levels[0]}"])
         for n_rows in row_levels:
             t = med(times[f"tick_{n_rows}"])
@@ -655,6 +668,7 @@ def bench_empty(root, cache, job_sizes, row_levels, runs_by_size):
                 "rows_after_warmup": rows_after[n_rows], "tick_median_ms": t,
                 "tick_min_ms": min(times[f"tick_{n_rows}"]), "tick_rss_mib": max(rss[f"tick_{n_rows}"]),
                 "ratio_vs_zero_rows": t / zero, "ratio_vs_floor": t / row["floor_median_ms"],
+                "ratio_vs_floor_m": t / row["floor_m_median_ms"],
                 "rss_ratio_vs_floor": max(rss[f"tick_{n_rows}"]) / row["floor_rss_mib"]})
         out.append(row)
         shutil.rmtree(base, ignore_errors=True)
@@ -910,6 +924,11 @@ def table_rows(res):
                 _ms(lv["tick_median_ms"]), f"floor_empty_tick {_ms(big['floor_median_ms'])}",
                 _x(lv['ratio_vs_floor']), f"<= {TARGET_EMPTY_FLOOR:g}x, notices a hand edit",
                 lv["ratio_vs_floor"] <= TARGET_EMPTY_FLOOR and not big["problems"])
+            add(f"3 empty tick, {_n(big['jobs'])} jobs, {_n(lv['rows_seeded'])} rows: time, "
+                f"floor started with python -m", _ms(lv["tick_median_ms"]),
+                f"-m floor_empty_tick {_ms(big['floor_m_median_ms'])}",
+                _x(lv['ratio_vs_floor_m']), f"<= {TARGET_EMPTY_FLOOR:g}x",
+                lv["ratio_vs_floor_m"] <= TARGET_EMPTY_FLOOR and not big["problems"])
             add(f"3 empty tick, {_n(big['jobs'])} jobs, {_n(lv['rows_seeded'])} rows: peak RSS",
                 f"{lv['tick_rss_mib']:.1f} MiB", f"{big['floor_rss_mib']:.1f} MiB",
                 _x(lv['rss_ratio_vs_floor']), f"<= {TARGET_EMPTY_RSS:g}x",
