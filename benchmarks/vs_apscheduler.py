@@ -33,7 +33,11 @@ floor        a stdlib ThreadPoolExecutor of P threads running the same DUE
              `subprocess.run([noop.sh])` children, nothing else.
 
 noop.sh is `#!/bin/sh` + `echo ok`, executable: all three exec it directly.
-Each measured run gets a fresh copy of its home or job store (not timed).
+Each measured run gets a fresh copy of its home or job store (not timed);
+the homes are deleted at the end, not between runs, and --settle S rests S
+seconds before each run: ext4 without a journal (this project's machine)
+remembers deleted inodes for 30 s and every file created meanwhile scans past
+them, so 2,000 files deleted just before a run slow its file creations.
 After one unmeasured warm-up of each, the three alternate (the order
 rotates every round) and medians are reported: wall time (fork to reap),
 CPU (user + sys of the process and its waited-for children, from
@@ -434,7 +438,7 @@ def machine(py_venv, aps_version, sa_version):
             "sqlalchemy": sa_version, "venv_python": py_venv}
 
 
-def measure(root, py, n_jobs, n_due, parallel, runs):
+def measure(root, py, n_jobs, n_due, parallel, runs, settle=0.0):
     spawner = Spawner(root)
     try:
         log(f"building a hermes_cron home of {n_jobs:,} jobs, {n_due:,} due")
@@ -452,6 +456,8 @@ def measure(root, py, n_jobs, n_due, parallel, runs):
         problems = {k: [] for k in KINDS}
 
         def one(kind):
+            if settle:
+                time.sleep(settle)
             if kind == "hermes_cron":
                 d = os.path.join(root, f"hermes_run{next(seq)}")
                 shutil.copytree(h_tpl, d)
@@ -459,7 +465,8 @@ def measure(root, py, n_jobs, n_due, parallel, runs):
                 r = spawner.run([py, "-m", "hermes_cron", "--home", home, "tick"],
                                 child_env(BUSY_NOW), REPO_ROOT)
                 p = check_hermes(home, h_due, r)
-                shutil.rmtree(d, ignore_errors=True)
+                # Kept until the end: deleting its 2,000 files here would make
+                # the next runs' file creations pay for them (see --settle).
             elif kind == "apscheduler":
                 shutil.copyfile(os.path.join(a_dir, "template.db"), os.path.join(a_dir, "run.db"))
                 r = spawner.run([py, "aps_bench.py", "run", "run.db", str(parallel), str(n_due)],
@@ -518,6 +525,10 @@ def main(argv=None):
     ap.add_argument("--dir", help="where to create the temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (path on stderr)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--settle", type=float, default=0.0, metavar="S",
+                    help="sleep S seconds before each run (31: past ext4's 30 s memory of "
+                         "recently deleted inodes, which a file system without a journal "
+                         "scans past at every file it creates)")
     args = ap.parse_args(argv)
     n_jobs, n_due, runs = SIZES[args.quick]
     n_jobs, n_due, runs = args.jobs or n_jobs, args.due or n_due, args.runs or runs
@@ -532,7 +543,8 @@ def main(argv=None):
                                                   else os.path.join(root, "venv"))
         result = {"machine": machine(py, aps_version, sa_version), "jobs": n_jobs, "due": n_due,
                   "parallel": parallel, "runs": runs}
-        result.update(measure(root, py, n_jobs, n_due, parallel, runs))
+        result["settle_s"] = args.settle
+        result.update(measure(root, py, n_jobs, n_due, parallel, runs, args.settle))
     except BenchError as exc:
         print(f"vs_apscheduler: {exc}", file=sys.stderr)
         return 1
@@ -558,7 +570,9 @@ def report(res):
           f"SQLAlchemy {m['sqlalchemy']}; load {m['load_avg_at_start'][0]:.2f} -> "
           f"{m['load_avg_at_end'][0]:.2f}")
     print(f"{res['jobs']:,} jobs, {res['due']:,} due at once, parallelism {res['parallel']:,}; "
-          f"medians of {res['runs']} interleaved runs each; {res['elapsed_s']:.0f} s in all")
+          f"medians of {res['runs']} interleaved runs each"
+          + (f", {res['settle_s']:g} s of rest before each" if res.get("settle_s") else "")
+          + f"; {res['elapsed_s']:.0f} s in all")
     print()
     print(f"{'':<12} {'wall':>9} {'CPU':>9} {'peak RSS':>10}")
     for kind in KINDS:
