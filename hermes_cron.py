@@ -3017,8 +3017,11 @@ class _JobStore:
         # Once a tick sets keep (a tick that waits for its runs clears it at its
         # end; a daemon's stays set), the document saved last stands in for a
         # parse of the same unchanged file: a busy tick's record writes need not
-        # parse the whole store again per batch.  (stat, doc, jobs) or None.
+        # parse the whole store again per batch.  (stat, doc, jobs, texts) or None.
         self.keep, self._kept = False, None
+        # (jobs, {id(job): (job, its JSON text)}) of the list saved last while
+        # keeping: a save that names the records it changed encodes only those.
+        self._texts = None
 
     def load(self):
         """Return ``(document, jobs)``; a missing file is an empty store.
@@ -3029,6 +3032,7 @@ class _JobStore:
         """
         import json
 
+        self._texts = None
         try:
             with os.fdopen(_open_own(self.path, os.O_RDONLY), "rb") as f:
                 data = f.read()
@@ -3164,7 +3168,7 @@ class _JobStore:
                 # Taken, not shared: a change that fails half-way leaves nothing kept.
                 kept, self._kept = self._kept, None
                 if kept is not None and _same_file(kept[0], self.path):
-                    self.read_stat = kept[0]
+                    self.read_stat, self._texts = kept[0], kept[3]
                     yield kept[1], kept[2]
                 else:
                     yield self.load()
@@ -3173,23 +3177,34 @@ class _JobStore:
 
     def forget_kept(self):
         """Stop reusing saved documents (the end of a tick)."""
-        self.keep, self._kept = False, None
+        self.keep, self._kept, self._texts = False, None, None
 
-    def save(self, doc, jobs, now):
-        """Write *jobs* into *doc* and replace jobs.json (call under ``locked``)."""
-        import json
+    def save(self, doc, jobs, now, changed=None):
+        """Write *jobs* into *doc* and replace jobs.json (call under ``locked``).
 
+        *changed*, a set of job ids, promises that no other record of *jobs*
+        changed since this same list was last saved (or came from the kept
+        document): their JSON texts from then are reused, so a busy tick's
+        later writes encode the runs they record, not every job.  Without it
+        every record is encoded.
+        """
         doc["jobs"] = jobs
         doc["updated_at"] = _iso(now)
+        texts = self._texts
+        cache = texts[1] if changed is not None and texts is not None and texts[0] is jobs \
+            else {}
         try:
-            data = [part.encode("utf-8") for part in _dump_store(doc, ensure_ascii=False)]
+            data = [part.encode("utf-8")
+                    for part in _dump_store(doc, False, cache, changed or ())]
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
+            cache = None
             data = [part.encode("ascii") for part in _dump_store(doc, ensure_ascii=True)]
         _atomic_write(self.path, data)
         st = os.stat(self.path)
         self.write_due(jobs, now, st)
+        self._texts = (jobs, cache) if self.keep and cache is not None else None
         if self.keep:
-            self._kept = (st, doc, jobs)
+            self._kept = (st, doc, jobs, self._texts)
 
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
@@ -3262,23 +3277,37 @@ def _due_epoch(jobs):
     return due
 
 
-def _dump_store(doc, ensure_ascii):
+def _dump_store(doc, ensure_ascii, cache=None, changed=()):
     """jobs.json text, in parts: one job per line, so a person, ``diff`` and ``grep``
     read it and ``jq`` parses it; written by json's C encoder (indenting is 4x slower).
 
     The parts hold a few hundred jobs each: a store of 10,000 jobs is never
     one string, nor one more copy of it per concatenation (tens of MiB).
+    *cache* maps ``id(job)`` to ``(job, text)``: a job found there (the same
+    object) whose id is not in *changed* reuses its text; the rest are
+    encoded and put there.
     """
     import json
 
     dump = json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(", ", ": ")).encode
+    if cache is not None:
+        def text(job, dump=dump, get=cache.get):
+            if type(job) is not dict:  # a hand-written oddity: never cached
+                return dump(job)
+            hit = get(id(job))
+            if hit is not None and hit[0] is job and job.get("id") not in changed:
+                return hit[1]
+            cache[id(job)] = job, dump(job)  # the job itself is held: its id stays its own
+            return cache[id(job)][1]
+    else:
+        text = dump
     parts, lead = [], "{"
     for key, value in doc.items():
         if key == "jobs" and isinstance(value, list) and value:
             parts.append(f"{lead}{dump(key)}: [\n")
             for start in range(0, len(value), 256):
                 parts.append((",\n" if start else "")
-                             + ",\n".join(map(dump, value[start:start + 256])))
+                             + ",\n".join(map(text, value[start:start + 256])))
             parts.append("\n]")
         else:
             parts.append(f"{lead}{dump(key)}: {dump(value)}")
@@ -9004,14 +9033,14 @@ def _apply_batch(home, batch):
         for job in jobs:
             if isinstance(job, dict):
                 by_id.setdefault(job.get("id"), job)
-        changed = False
+        changed = set()
         for job_id, eid, result, finished, manual in batch:
             job = by_id.get(job_id)
             if job is not None and _apply_result(job, eid, result, finished, manual,
                                                  _safe_zone(home, job)):
-                changed = True
+                changed.add(job_id)
         if changed:
-            store.save(doc, jobs, home.now())
+            store.save(doc, jobs, home.now(), changed)
 
 
 class _FireHeartbeat:
@@ -9498,7 +9527,7 @@ def _claim_fires(home, doc, jobs, fires, now, changed):
             claim.eid = eid
             claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
             claim.job.pop("pending_slot", None)
-        store.save(doc, jobs, now)
+        store.save(doc, jobs, now, changed={c.job["id"] for c in fires})
     for claim in fires:  # the runs get copies; the list is not ours after the lock
         claim.job = dict(claim.job)
 

@@ -2642,6 +2642,32 @@ def test_store_is_written_one_job_per_line_and_reads_back_exactly(home):
     assert "".join(hc._dump_store({"jobs": [], "x": 1}, False)) == '{"jobs": [],\n"x": 1}\n'
 
 
+def test_a_kept_store_encodes_only_the_records_a_save_names(home):
+    # Issue 24.1: a busy tick's later writes encode the runs they record, not
+    # every job; a save without the names encodes all.
+    os.makedirs(home.path)
+    store, now = home.scheduler.store, hc.parse_iso("2026-03-06T12:00:00+00:00")
+    jobs = [{"id": f"{i:012x}", "name": f"j{i}"} for i in range(3)]
+    store.keep = True
+    store.save({}, jobs, now)
+    with store.locked() as (doc, kept):
+        assert kept is jobs
+        kept[0]["name"], kept[1]["name"] = "changed", "not named"
+        store.save(doc, kept, now, changed={"000000000000"})
+    assert [j["name"] for j in json.loads(jobs_bytes(home))["jobs"]] == ["changed", "j1", "j2"]
+    with store.locked() as (doc, kept):
+        store.save(doc, kept, now)  # no names: every record encoded
+    assert [j["name"] for j in json.loads(jobs_bytes(home))["jobs"]] == [
+        "changed", "not named", "j2"]
+    store.forget_kept()
+    with store.locked() as (doc, fresh):  # read from disk: nothing to reuse
+        assert fresh is not jobs
+        fresh[2]["name"] = "from disk"
+        store.save(doc, fresh, now, changed=set())
+    assert [j["name"] for j in json.loads(jobs_bytes(home))["jobs"]] == [
+        "changed", "not named", "from disk"]
+
+
 def test_a_large_store_is_written_in_parts_of_256_jobs_with_the_same_bytes(home):
     # Issue 24.1: 10,000 jobs are never one string (nor a copy per concatenation).
     jobs = [{"id": f"{i:012x}", "name": f"j{i}", "prompt": "\u00e9"} for i in range(600)]
