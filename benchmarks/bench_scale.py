@@ -74,6 +74,12 @@ job going back in time (claimed/finished UTC ISO stamps in the past).
             hermes_cron._Ledger vs the same three raw commits, in the journal
             mode (and auto_vacuum) the module chose for its file.  Target:
             >= 80% of raw.
+8. store    (issue 24.4) `list` on a home of 100k jobs (quick: 20k) beside
+            `floor_store.py load` (a json.load of the same jobs.json), and
+            `edit JOB --name x` at 10,000 jobs beside `floor_store.py write`
+            (flock, load, set the name, encode one job per line, temp +
+            fsync + rename + fsync dir, due summary).  Whole processes,
+            alternated.  Targets: list <= 1.5x, edit <= 1.2x.
 
 Stdlib only.  Temp dirs (several GB on a full run) are removed at the end
 unless --keep.
@@ -100,6 +106,7 @@ sys.path.insert(0, REPO_ROOT)
 
 FLOOR_BUSY = os.path.join(BENCH_DIR, "floor_busy_tick.py")
 FLOOR_EMPTY = os.path.join(BENCH_DIR, "floor_empty_tick.py")
+FLOOR_STORE = os.path.join(BENCH_DIR, "floor_store.py")
 PY = sys.executable
 
 CREATE_NOW = "2026-03-06T12:00:30+00:00"  # jobs are created here
@@ -107,13 +114,14 @@ BUSY_NOW = "2026-03-06T12:01:00+00:00"    # the slot every `* * * * *` job is du
 EMPTY_NOW = "2026-03-06T12:00:40+00:00"   # `0 9 * * *` jobs: next run tomorrow
 SEED_BASE = datetime(2026, 3, 6, 9, 0, tzinfo=timezone.utc)  # rows: the days before
 
-FIGURES = ("busy", "fairness", "empty", "prune", "writes", "reads", "ledger")
+FIGURES = ("busy", "fairness", "empty", "prune", "writes", "reads", "ledger", "store")
 TARGET_BUSY = 1.5
 TARGET_EMPTY_LEDGER = 1.2
 TARGET_EMPTY_FLOOR = 1.5  # issue 24.2 (issue 11 asked 1.1x of an interpreter with .pth files)
 TARGET_EMPTY_RSS = 1.3
 TARGET_PRUNE_KEEP, TARGET_PRUNE_PER_JOB = 1000, 20
 TARGET_WRITES = 5.0
+TARGET_LIST_FLOOR, TARGET_WRITE_FLOOR = 1.5, 1.2  # issue 24.4
 TARGET_READ_MS = 50.0
 TARGET_LEDGER = 0.80
 
@@ -127,6 +135,8 @@ SIZES = {  # (full, quick)
     "reads_rows": (1_000_000, 200_000),
     "reads_runs": (9, 5),
     "ledger_fires": (300, 60),
+    "store_list_jobs": (100_000, 20_000),
+    "store_runs": (7, 5),
 }
 FAIR_JOBS, FAIR_PARALLEL, FAIR_TICKS = 60, 3, 20
 PRUNE_LIVE, PRUNE_ROWS, PRUNE_GHOSTS = 10, 30_000, 1500
@@ -753,6 +763,44 @@ def bench_writes(root, cache, runs):
     return res
 
 
+# -- 5b. the store beside its floors (issue 24.4) ----------------------------------------
+
+def bench_store(root, cache, n_list, runs):
+    """`list` at *n_list* jobs beside a json.load; `edit --name` at 10k jobs beside a
+    load + encode + fsync + rename + due-summary floor (benchmarks/floor_store.py)."""
+    base = os.path.join(root, "store")
+    list_src, _, _ = cache.store(n_list)
+    write_src, ids, _ = cache.store(WRITES_BIG)
+    list_home = copy_home(list_src, os.path.join(base, "list"))
+    write_home = copy_home(write_src, os.path.join(base, "write"))
+    floor_home = copy_home(write_src, os.path.join(base, "write_floor"))
+    job_id = ids[WRITES_BIG // 2]
+    env = child_env(EMPTY_NOW)
+    seq = iter(range(10**6))
+    cases = {
+        "list": lambda: hermes(list_home, "list"),
+        "list_floor": lambda: [PY, FLOOR_STORE, "load", list_home],
+        "edit": lambda: hermes(write_home, "edit", job_id, "--name", f"e{next(seq)}"),
+        "edit_floor": lambda: [PY, FLOOR_STORE, "write", floor_home, job_id, f"e{next(seq)}"],
+    }
+    log(f"store: list at {n_list:,} jobs, edit at {WRITES_BIG:,}, warm-up + {runs} runs")
+    for name, cmd in cases.items():
+        must(run(cmd(), env), f"store warm-up {name}")
+    times = {name: [] for name in cases}
+    for i in range(runs):
+        for name in rotate(list(cases), i):
+            times[name].append(must(run(cases[name](), env), f"store {name}").ms)
+    lines = run(hermes(list_home, "list"), env).out.count("\n")
+    res = {"list_jobs": n_list, "write_jobs": WRITES_BIG, "runs": runs, "list_lines": lines}
+    for name, ts in times.items():
+        res[f"{name}_median_ms"] = med(ts)
+    res["list_ratio"] = res["list_median_ms"] / res["list_floor_median_ms"]
+    res["edit_ratio"] = res["edit_median_ms"] / res["edit_floor_median_ms"]
+    res["problems"] = [] if lines == n_list + 1 else [f"list printed {lines} lines"]
+    shutil.rmtree(base, ignore_errors=True)
+    return res
+
+
 # -- 6. reads ----------------------------------------------------------------------------
 
 def bench_reads(root, cache, n_rows, runs):
@@ -850,6 +898,9 @@ def main(argv=None):
             result["reads"] = bench_reads(root, cache, size["reads_rows"], size["reads_runs"])
         if "ledger" in only:
             result["ledger"] = bench_ledger_rate(root, size["ledger_fires"])
+        if "store" in only:
+            result["store"] = bench_store(root, cache, size["store_list_jobs"],
+                                          size["store_runs"])
     except BenchError as exc:
         print(f"bench_scale: {exc}", file=sys.stderr)
         return 1
@@ -949,6 +1000,16 @@ def table_rows(res):
                 _ms(w[f"{what}_{WRITES_BIG}_median_ms"]),
                 f"{WRITES_SMALL} jobs {_ms(w[f'{what}_{WRITES_SMALL}_median_ms'])}",
                 _x(w[f'{what}_ratio']), f"<= {TARGET_WRITES:g}x", w[f"{what}_ok"])
+    st = res.get("store")
+    if st:
+        add(f"5b list, {_n(st['list_jobs'])} jobs", _ms(st["list_median_ms"]),
+            f"json.load {_ms(st['list_floor_median_ms'])}", _x(st["list_ratio"]),
+            f"<= {TARGET_LIST_FLOOR:g}x", st["list_ratio"] <= TARGET_LIST_FLOOR
+            and not st["problems"], "; ".join(st["problems"]))
+        add(f"5b edit --name, {_n(st['write_jobs'])} jobs", _ms(st["edit_median_ms"]),
+            f"load+encode+fsync+rename+due {_ms(st['edit_floor_median_ms'])}",
+            _x(st["edit_ratio"]), f"<= {TARGET_WRITE_FLOOR:g}x",
+            st["edit_ratio"] <= TARGET_WRITE_FLOOR)
     rd = res.get("reads")
     if rd:
         for c in rd["commands"]:
