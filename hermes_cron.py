@@ -3121,10 +3121,13 @@ class _JobStore:
         except (OSError, ValueError, IndexError):
             return 0.0
 
-    def write_due(self, jobs, now, stat=None):
-        """Write the due summary of *jobs* (under the lock, for the file just read or saved)."""
+    def write_due(self, jobs, now, stat=None, due=False):
+        """Write the due summary of *jobs* (under the lock, for the file just read or saved).
+
+        *due*, if given, is their ``_due_epoch``, known already.
+        """
         st = stat or os.stat(self.path)
-        due = _due_epoch(jobs)
+        due = _due_epoch(jobs) if due is False else due
         # One line: jobs.json's size, mtime (ns) and inode, the due epoch and
         # the clock's epoch now.
         text = f"{st.st_size} {st.st_mtime_ns} {st.st_ino} " \
@@ -3190,19 +3193,16 @@ class _JobStore:
         """
         doc["jobs"] = jobs
         doc["updated_at"] = _iso(now)
-        texts = self._texts
-        cache = texts[1] if changed is not None and texts is not None and texts[0] is jobs \
-            else {}
+        texts = _JobTexts.of(jobs, self._texts if changed is not None else None, changed)
         try:
-            data = [part.encode("utf-8")
-                    for part in _dump_store(doc, False, cache, changed or ())]
+            data = [part.encode("utf-8") for part in _dump_store(doc, False, texts.lines)]
         except UnicodeEncodeError:  # a lone surrogate from a hand-edited file: keep it escaped
-            cache = None
+            texts = None
             data = [part.encode("ascii") for part in _dump_store(doc, ensure_ascii=True)]
         _atomic_write(self.path, data)
         st = os.stat(self.path)
-        self.write_due(jobs, now, st)
-        self._texts = (jobs, cache) if self.keep and cache is not None else None
+        self.write_due(jobs, now, st, texts.due() if texts is not None else False)
+        self._texts = texts if self.keep else None
         if self.keep:
             self._kept = (st, doc, jobs, self._texts)
 
@@ -3254,60 +3254,105 @@ def _due_epoch(jobs):
     for a record it must repair; else at the earliest ``next_run_at`` of a
     scheduled job.  Paused and finished jobs wait for a command.
     """
-    due, seen = None, {}
+    seen, due = {}, _NEVER
     for job in jobs:
-        if not isinstance(job, dict) or not isinstance(job.get("id"), str) or \
-                job.get("fire_claim") is not None or job.get("pending_slot") is not None:
+        at = _job_due(job, seen)
+        if at == 0:
             return 0
-        if _job_state(job) != "scheduled":
-            continue
-        text = job.get("next_run_at")
-        schedule = job.get("schedule")
-        if isinstance(schedule, dict) and schedule.get("kind") == "once" and \
-                job.get("manual_run_at") is None:
-            text = schedule.get("run_at")  # due at run_at, whatever next_run_at holds
-        at = seen.get(text) if isinstance(text, str) else None
-        if at is None:  # many jobs share a slot: parse each text once
-            parsed = _parse_stored(text)
-            if parsed is None:
-                return 0
-            at = seen[text] = parsed.timestamp()
-        if due is None or at < due:
+        if at < due:
             due = at
-    return due
+    return None if due == _NEVER else due
 
 
-def _dump_store(doc, ensure_ascii, cache=None, changed=()):
+_NEVER = float("inf")
+
+
+def _job_due(job, seen):
+    """One record's part of ``_due_epoch``: 0 (a tick has work now), ``_NEVER``, or an epoch.
+
+    *seen* maps the times parsed so far to their epochs: many jobs share a slot.
+    """
+    if not isinstance(job, dict) or not isinstance(job.get("id"), str) or \
+            job.get("fire_claim") is not None or job.get("pending_slot") is not None:
+        return 0
+    if _job_state(job) != "scheduled":
+        return _NEVER
+    text = job.get("next_run_at")
+    schedule = job.get("schedule")
+    if isinstance(schedule, dict) and schedule.get("kind") == "once" and \
+            job.get("manual_run_at") is None:
+        text = schedule.get("run_at")  # due at run_at, whatever next_run_at holds
+    at = seen.get(text) if isinstance(text, str) else None
+    if at is None:
+        parsed = _parse_stored(text)
+        if parsed is None:
+            return 0
+        at = seen[text] = parsed.timestamp()
+    return at
+
+
+class _JobTexts:
+    """The JSON text and due epoch (``_job_due``) of each record of one saved job list.
+
+    A keeping store holds them beside its document, so that a save naming
+    the records it changed (``_JobStore.save``) encodes only those: the
+    other texts stand while the list holds the same record objects in the
+    same places (checked by identity, at C speed).
+    """
+
+    __slots__ = ("jobs", "records", "lines", "dues", "at")
+
+    @classmethod
+    def of(cls, jobs, old, changed):
+        """The texts of *jobs*: *old*'s with the records whose ids are in *changed*
+        encoded again, if *old* is of this very list; else all encoded."""
+        import operator
+
+        dump, seen, texts = _store_encoder(False), {}, cls()
+        texts.jobs, texts.records = jobs, list(jobs)
+        if old is not None and old.jobs is jobs and len(old.records) == len(jobs) \
+                and all(map(operator.is_, jobs, old.records)):
+            texts.lines, texts.dues, texts.at = old.lines, old.dues, old.at  # old is done with
+            for job_id in changed:
+                for i in old.at.get(job_id, ()):
+                    texts.lines[i], texts.dues[i] = dump(jobs[i]), _job_due(jobs[i], seen)
+            return texts
+        texts.lines = list(map(dump, jobs))
+        texts.dues = [_job_due(job, seen) for job in jobs]
+        texts.at = {}
+        for i, job in enumerate(jobs):
+            if isinstance(job, dict) and isinstance(job.get("id"), str):
+                texts.at.setdefault(job["id"], []).append(i)
+        return texts
+
+    def due(self):
+        """``_due_epoch`` of the list: 0, None (never) or an epoch."""
+        due = min(self.dues, default=_NEVER)
+        return None if due == _NEVER else due
+
+
+def _store_encoder(ensure_ascii):
+    import json
+
+    return json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(", ", ": ")).encode
+
+
+def _dump_store(doc, ensure_ascii, lines=None):
     """jobs.json text, in parts: one job per line, so a person, ``diff`` and ``grep``
     read it and ``jq`` parses it; written by json's C encoder (indenting is 4x slower).
 
     The parts hold a few hundred jobs each: a store of 10,000 jobs is never
     one string, nor one more copy of it per concatenation (tens of MiB).
-    *cache* maps ``id(job)`` to ``(job, text)``: a job found there (the same
-    object) whose id is not in *changed* reuses its text; the rest are
-    encoded and put there.
+    *lines*, if given, are the texts of ``doc["jobs"]``, encoded already.
     """
-    import json
-
-    dump = json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(", ", ": ")).encode
-    if cache is not None:
-        def text(job, dump=dump, get=cache.get):
-            if type(job) is not dict:  # a hand-written oddity: never cached
-                return dump(job)
-            hit = get(id(job))
-            if hit is not None and hit[0] is job and job.get("id") not in changed:
-                return hit[1]
-            cache[id(job)] = job, dump(job)  # the job itself is held: its id stays its own
-            return cache[id(job)][1]
-    else:
-        text = dump
+    dump = _store_encoder(ensure_ascii)
     parts, lead = [], "{"
     for key, value in doc.items():
         if key == "jobs" and isinstance(value, list) and value:
+            texts = lines if lines is not None else list(map(dump, value))
             parts.append(f"{lead}{dump(key)}: [\n")
-            for start in range(0, len(value), 256):
-                parts.append((",\n" if start else "")
-                             + ",\n".join(map(text, value[start:start + 256])))
+            for start in range(0, len(texts), 256):
+                parts.append((",\n" if start else "") + ",\n".join(texts[start:start + 256]))
             parts.append("\n]")
         else:
             parts.append(f"{lead}{dump(key)}: {dump(value)}")
