@@ -12306,27 +12306,53 @@ def _print_job_list(home, jobs):
 
     rows, reasons = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")], []
     default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
+    walls = {}  # (stored next run, zone) -> its wall minute: many jobs share a slot
     for job in sorted(jobs, key=due):
         zone = _list_zone(home, job, default)
         state = states[id(job)]
-        rows.append((job.get("id"), job.get("name") or "-", _friendly_schedule(job, zone),
-                     state, nexts.get(id(job)) and _wall_minute(nexts[id(job)], zone)
-                     or "-", job.get("last_status") or "-"))
+        when = nexts.get(id(job))
+        if when:
+            key = (job.get("next_run_at"), zone)
+            wall = walls.get(key)
+            if wall is None:
+                wall = walls[key] = _wall_minute(when, zone) or "-"
+        else:
+            wall = "-"
+        rows.append((_cell(job.get("id")), _cell(job.get("name") or "-"),
+                     _cell(_friendly_schedule(job, zone)), _cell(state), _cell(wall),
+                     _cell(job.get("last_status") or "-")))
         reasons.append(job.get("paused_reason") or _DEFAULT_PAUSE_REASON
                        if state == "paused" else None)
-    rows = [[_printable(" ".join(str(cell).split())) for cell in row] for row in rows]
-    natural = [max(len(row[i]) for row in rows) for i in range(len(_LIST_COLUMNS))]
+    natural = [max(map(len, column)) for column in zip(*rows)]
     widths = [min(n, w) for n, w in zip(natural, _LIST_COLUMNS)]
     spare = _LIST_WIDTH - sum(widths) - 2 * (len(widths) - 1)
     for i in (1, 2):
         grow = min(natural[i] - widths[i], spare)
         widths[i], spare = widths[i] + grow, spare - grow
     indent = " " * (widths[0] + 2)  # under NAME
+    # One format for every row ("{:<w}" pads as ljust does); only the columns
+    # holding a cell wider than its column need cutting.
+    line = "  ".join(f"{{:<{w}}}" for w in widths).format
+    cut = [i for i, (n, w) in enumerate(zip(natural, widths)) if n > w]
+    out = []
     for row, reason in zip(rows, [None] + reasons):
-        print("  ".join(_fit(cell, w).ljust(w) for cell, w in zip(row, widths)).rstrip())
+        if cut:
+            row = list(row)
+            for i in cut:
+                row[i] = _fit(row[i], widths[i])
+        out.append(line(*row).rstrip())
         if reason:
             reason = _printable(" ".join(f"paused: {reason}".split()))
-            print(indent + _fit(reason, _LIST_WIDTH - len(indent)))
+            out.append(indent + _fit(reason, _LIST_WIDTH - len(indent)))
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def _cell(value):
+    """A ``list`` cell: one line of printable text, runs of white space made one space."""
+    text = value if type(value) is str else str(value)
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # the common case, tested in C: the slow path would return it as is
+    return _printable(" ".join(text.split()))
 
 
 def _list_zone(home, job, default=None):

@@ -14335,6 +14335,16 @@ def _two_jobs_sharing_a_prefix(home):
         for n in (1, 2)]}))
 
 
+def test_list_cells_fast_path_gives_the_normalized_text():
+    # Issue 24.4: a printable cell with single spaces skips split/join/escape.
+    rng = random.Random(4)
+    parts = ["a", " ", "  ", "\t", "\n", "\x1b", "\u00a0", "\u2028", "\u00e9", "x y", ""]
+    cells = ["".join(rng.choice(parts) for _ in range(rng.randint(0, 5))) for _ in range(5000)]
+    cells += [None, 7, 3.5, ["a  b"]]
+    for cell in cells:
+        assert hc._cell(cell) == hc._printable(" ".join(str(cell).split())), repr(cell)
+
+
 def test_list_fits_100_columns_with_30_jobs(cli, home):
     long_name = "nightly reconciliation of every ledger we have ever kept"
     schedules = ["every 1h", "weekdays at 9:30", "in 2 days", "CRON_TZ=America/Los_Angeles "
