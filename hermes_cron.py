@@ -12296,21 +12296,25 @@ def _print_job_list(home, jobs):
     Times are minutes on the clock the schedule reads on (the job's zone, or
     its ``CRON_TZ=``); a paused job's reason goes on the line below it.
     """
-    states = {id(job): _job_state(job) for job in jobs}
-    nexts = {id(job): _parse_stored(job.get("next_run_at")) for job in jobs
-             if states[id(job)] == "scheduled"}
-
-    def due(job):
-        when = nexts.get(id(job))
-        return (0, when.timestamp()) if when else (1, 0)
+    timed, untimed = [], []  # soonest first; the rest after them, as they are stored
+    for job in jobs:
+        state = _job_state(job)
+        when = _parse_stored(job.get("next_run_at")) if state == "scheduled" else None
+        if when:
+            timed.append((when.timestamp(), job, state, when))
+        else:
+            untimed.append((0, job, state, None))
+    timed.sort(key=_first)  # stable: ties keep the store's order
 
     rows, reasons = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")], []
     default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
     walls = {}  # (stored next run, zone) -> its wall minute: many jobs share a slot
-    for job in sorted(jobs, key=due):
-        zone = _list_zone(home, job, default)
-        state = states[id(job)]
-        when = nexts.get(id(job))
+    for _, job, state, when in timed + untimed:
+        schedule = job.get("schedule")
+        expr = schedule.get("expr") if type(schedule) is dict else None
+        # No zone of its own and no CRON_TZ= (which needs an '='): the home's.
+        zone = default if not job.get("tz") and not (type(expr) is str and "=" in expr) \
+            else _list_zone(home, job, default)
         if when:
             key = (job.get("next_run_at"), zone)
             wall = walls.get(key)
@@ -12318,8 +12322,9 @@ def _print_job_list(home, jobs):
                 wall = walls[key] = _wall_minute(when, zone) or "-"
         else:
             wall = "-"
+        # The state and the minute are this module's words: plain cells already.
         rows.append((_cell(job.get("id")), _cell(job.get("name") or "-"),
-                     _cell(_friendly_schedule(job, zone)), _cell(state), _cell(wall),
+                     _cell(_friendly_schedule(job, zone)), state, wall,
                      _cell(job.get("last_status") or "-")))
         reasons.append(job.get("paused_reason") or _DEFAULT_PAUSE_REASON
                        if state == "paused" else None)
@@ -12345,6 +12350,10 @@ def _print_job_list(home, jobs):
             reason = _printable(" ".join(f"paused: {reason}".split()))
             out.append(indent + _fit(reason, _LIST_WIDTH - len(indent)))
     sys.stdout.write("\n".join(out) + "\n")
+
+
+def _first(item):
+    return item[0]
 
 
 def _cell(value):
