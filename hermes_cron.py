@@ -415,9 +415,9 @@ def _iso_canonical(text):
     """Parse ``YYYY-MM-DDTHH:MM:SS`` plus ``Z`` or ``+HH:MM`` without ``re``, or return None.
 
     The shape this module stores and ``HERMES_CRON_NOW`` usually holds: a
-    tick with nothing due then never imports ``re``, and a list of 100k jobs
-    parses its times at string-slicing speed.  Anything else (and every
-    error) is left to the regular expression, so the answers are the same.
+    tick with nothing due then never imports ``re``, and stored times that
+    reach ``parse_iso`` parse at string-slicing speed.  Anything else (and
+    every error) is left to the regular expression, so the answers are the same.
     """
     if text[4] != "-" or text[7] != "-" or text[10] not in "Tt " or text[13] != ":" \
             or text[16] != ":":
@@ -3017,10 +3017,11 @@ class _JobStore:
         # Once a tick sets keep (a tick that waits for its runs clears it at its
         # end; a daemon's stays set), the document saved last stands in for a
         # parse of the same unchanged file: a busy tick's record writes need not
-        # parse the whole store again per batch.  (stat, doc, jobs, texts) or None.
+        # parse the whole store again per batch.  (stat, doc, jobs) or None.
         self.keep, self._kept = False, None
-        # (jobs, {id(job): (job, its JSON text)}) of the list saved last while
-        # keeping: a save that names the records it changed encodes only those.
+        # The _JobTexts of the list saved last while keeping: a save that names
+        # the records it changed encodes only those (a list read from disk is
+        # another list, so it never matches).
         self._texts = None
 
     def load(self):
@@ -3032,7 +3033,6 @@ class _JobStore:
         """
         import json
 
-        self._texts = None
         try:
             with os.fdopen(_open_own(self.path, os.O_RDONLY), "rb") as f:
                 data = f.read()
@@ -3171,7 +3171,7 @@ class _JobStore:
                 # Taken, not shared: a change that fails half-way leaves nothing kept.
                 kept, self._kept = self._kept, None
                 if kept is not None and _same_file(kept[0], self.path):
-                    self.read_stat, self._texts = kept[0], kept[3]
+                    self.read_stat = kept[0]
                     yield kept[1], kept[2]
                 else:
                     yield self.load()
@@ -3204,7 +3204,7 @@ class _JobStore:
         self.write_due(jobs, now, st, texts.due() if texts is not None else False)
         self._texts = texts if self.keep else None
         if self.keep:
-            self._kept = (st, doc, jobs, self._texts)
+            self._kept = (st, doc, jobs)
 
     def mutate(self, change, now):
         """Run ``change(jobs)`` under the lock and save the list it leaves.
@@ -12304,17 +12304,13 @@ def _print_job_list(home, jobs):
             timed.append((when.timestamp(), job, state, when))
         else:
             untimed.append((0, job, state, None))
-    timed.sort(key=_first)  # stable: ties keep the store's order
+    timed.sort(key=lambda item: item[0])  # stable: ties keep the store's order
 
     rows, reasons = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")], []
     default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
     walls = {}  # (stored next run, zone) -> its wall minute: many jobs share a slot
     for _, job, state, when in timed + untimed:
-        schedule = job.get("schedule")
-        expr = schedule.get("expr") if type(schedule) is dict else None
-        # No zone of its own and no CRON_TZ= (which needs an '='): the home's.
-        zone = default if not job.get("tz") and not (type(expr) is str and "=" in expr) \
-            else _list_zone(home, job, default)
+        zone = _list_zone(home, job, default)
         if when:
             key = (job.get("next_run_at"), zone)
             wall = walls.get(key)
@@ -12352,10 +12348,6 @@ def _print_job_list(home, jobs):
     sys.stdout.write("\n".join(out) + "\n")
 
 
-def _first(item):
-    return item[0]
-
-
 def _cell(value):
     """A ``list`` cell: one line of printable text, runs of white space made one space."""
     text = value if type(value) is str else str(value)
@@ -12368,9 +12360,12 @@ def _list_zone(home, job, default=None):
     """The zone a job's schedule reads in: its ``CRON_TZ=`` prefix, else the job's
     (*default*, the home's, for a job with none of its own, if the caller has it)."""
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
-    if schedule.get("kind") == "cron" and isinstance(schedule.get("expr"), str):
+    expr = schedule.get("expr")
+    # Only a CRON_TZ= prefix has an '=': the others need no parse (a listing
+    # of 100k jobs asks this of each).
+    if schedule.get("kind") == "cron" and isinstance(expr, str) and "=" in expr:
         try:
-            prefix = _cron(schedule["expr"]).tz
+            prefix = _cron(expr).tz
             if prefix:
                 return _zone(prefix)
         except HermesCronError:

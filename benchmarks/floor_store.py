@@ -47,6 +47,8 @@ def write(home, job_id, name):
     dump = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
     rest = "".join(f",\n{dump(k)}: {dump(v)}" for k, v in doc.items() if k != "jobs")
     data = ('{"jobs": [\n' + ",\n".join(map(dump, jobs)) + "\n]" + rest + "}\n").encode()
+    # floor_busy_tick.py writes the same way; not imported from there, as its
+    # imports (sqlite3) would be this floor's cost too.
     tmp = path + ".floor.tmp"
     out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
