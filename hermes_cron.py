@@ -1151,9 +1151,17 @@ class CronExpr:
             y, mo, d, h, mi = found
             cand = datetime(y, mo, d, h, mi, 0, 0, zone)
             offset = zone.utcoffset(cand)
-            if offset == zone.utcoffset(local) and \
-                    offset == zone.utcoffset(datetime(y, mo, d, h, mi, 0, 0, zone, fold=1)):
-                return cand
+            if offset == zone.utcoffset(datetime(y, mo, d, h, mi, 0, 0, zone, fold=1)):
+                if offset == zone.utcoffset(local):
+                    return cand
+                # An offset change lies between them (a monthly job across
+                # March, say).  When neither wall time is in a gap or a
+                # repeated hour, every such change lies wholly between the
+                # two, where no wall time matches, so wall order is time
+                # order and the wall-clock answer still stands.
+                if zone.utcoffset(local.replace(fold=1 - local.fold)) == \
+                        zone.utcoffset(local):
+                    return cand
         return self._next_across_dst(dt, local, zone)
 
     # -- helpers --------------------------------------------------------------

@@ -1705,6 +1705,41 @@ def test_cron_dst_randomized_against_cronie_simulation():
     assert not failures, failures[:10]
 
 
+# Expressions whose consecutive fires often lie on both sides of an offset
+# change, so the wall-clock answer is taken across it.
+CRON_ACROSS_EXPRS = ["0 0 1 * *", "30 1 * * 0", "0 2 1,15 * *", "15 0 * 3,4,9,10,11 0",
+                     "0 */7 * * *", "45 23 L * *", "*/30 0-3 * * 6,0", "0 1 8 3,11 *"]
+
+
+@pytest.mark.parametrize("zone_name", list(CRON_DST_TRANSITIONS_2026))
+def test_cron_answer_across_an_offset_change_matches_the_full_search(zone_name):
+    """The wall-clock answer taken across an offset change is the one the
+    DST search gives, from every fire and from every 7 minutes around each
+    2026 change (both passes of a repeated hour, the edges of a gap)."""
+    zone = ZoneInfo(zone_name)
+    starts = []
+    for when, _, _ in CRON_DST_TRANSITIONS_2026[zone_name]:
+        centre = _cron_utc(when)
+        starts += [centre + timedelta(minutes=7 * k) for k in range(-30, 31)]
+    failures, across = [], 0
+    for text in CRON_ACROSS_EXPRS:
+        expr = hc.CronExpr(text)
+        t = _cron_utc("2025-12-01 00:00")
+        chain = []
+        while t < _cron_utc("2027-02-01 00:00"):
+            chain.append(t)
+            t = _cron_as_utc(expr.next_after(t, zone_name))
+        for start in chain + starts:
+            local = start.astimezone(zone)
+            got = expr.next_after(start, zone_name)
+            want = expr._next_across_dst(start, local, zone)
+            if got != want or str(got) != str(want):
+                failures.append((text, start, got, want))
+            across += got.utcoffset() != local.utcoffset()
+    assert not failures, failures[:5]
+    assert across >= 40, across
+
+
 # (zone, expression): invariants checked every 10 minutes across both 2026
 # transition days.
 CRON_DST_SWEEP_EXPRS = ["*/10 * * * *", "0 2 * * *", "30 1 * * *", "*/20 0-3 * * *", "@daily", "45 23 * * *"]
