@@ -12277,14 +12277,25 @@ def _warn_config(home):
 
 
 def _cmd_list(home, args):
-    jobs = home.jobs(include_all=args.all)
-    if args.json:
-        _print_json(jobs)
-        return
-    if not jobs:
-        print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' 'Summarise the news'")
-        return
-    _print_job_list(home, jobs)
+    import gc
+
+    # The store is a million acyclic objects at 100k jobs: every full
+    # collection while the rows are built would walk them all (two of them
+    # cost more than the rows themselves).  Back on for a caller in-process.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        jobs = home.jobs(include_all=args.all)
+        if args.json:
+            _print_json(jobs)
+        elif not jobs:
+            print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' "
+                  "'Summarise the news'")
+        else:
+            _print_job_list(home, jobs)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 # The width each 'list' column is sure of: with two spaces between them, 100 in all.
@@ -12304,34 +12315,9 @@ def _print_job_list(home, jobs):
     Times are minutes on the clock the schedule reads on (the job's zone, or
     its ``CRON_TZ=``); a paused job's reason goes on the line below it.
     """
-    timed, untimed = [], []  # soonest first; the rest after them, as they are stored
-    for job in jobs:
-        state = _job_state(job)
-        when = _parse_stored(job.get("next_run_at")) if state == "scheduled" else None
-        if when:
-            timed.append((when.timestamp(), job, state, when))
-        else:
-            untimed.append((0, job, state, None))
-    timed.sort(key=lambda item: item[0])  # stable: ties keep the store's order
-
-    rows, reasons = [("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST")], []
-    default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
-    walls = {}  # (stored next run, zone) -> its wall minute: many jobs share a slot
-    for _, job, state, when in timed + untimed:
-        zone = _list_zone(home, job, default)
-        if when:
-            key = (job.get("next_run_at"), zone)
-            wall = walls.get(key)
-            if wall is None:
-                wall = walls[key] = _wall_minute(when, zone) or "-"
-        else:
-            wall = "-"
-        # The state and the minute are this module's words: plain cells already.
-        rows.append((_cell(job.get("id")), _cell(job.get("name") or "-"),
-                     _cell(_friendly_schedule(job, zone)), state, wall,
-                     _cell(job.get("last_status") or "-")))
-        reasons.append(job.get("paused_reason") or _DEFAULT_PAUSE_REASON
-                       if state == "paused" else None)
+    rows, reasons = _job_list_rows(home, jobs)
+    rows.insert(0, ("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST"))
+    reasons.insert(0, None)
     natural = [max(map(len, column)) for column in zip(*rows)]
     widths = [min(n, w) for n, w in zip(natural, _LIST_COLUMNS)]
     spare = _LIST_WIDTH - sum(widths) - 2 * (len(widths) - 1)
@@ -12344,7 +12330,7 @@ def _print_job_list(home, jobs):
     line = "  ".join(f"{{:<{w}}}" for w in widths).format
     cut = [i for i, (n, w) in enumerate(zip(natural, widths)) if n > w]
     out = []
-    for row, reason in zip(rows, [None] + reasons):
+    for row, reason in zip(rows, reasons):
         if cut:
             row = list(row)
             for i in cut:
@@ -12354,6 +12340,58 @@ def _print_job_list(home, jobs):
             reason = _printable(" ".join(f"paused: {reason}".split()))
             out.append(indent + _fit(reason, _LIST_WIDTH - len(indent)))
     sys.stdout.write("\n".join(out) + "\n")
+
+
+def _job_list_rows(home, jobs):
+    """The rows of ``list`` (six cells each) and each one's pause reason or None."""
+    default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
+    # Many jobs share a slot, a schedule and a last status: each stored next
+    # run is parsed once per zone, and each repeated cell checked once.
+    slots, cells = {}, {}
+    timed, untimed = [], []  # soonest first; the rest after them, as they are stored
+    for job in jobs:
+        get = job.get
+        state = _job_state(job)
+        schedule = get("schedule")
+        if type(schedule) is not dict:
+            schedule = {}
+        expr = schedule.get("expr")
+        if schedule.get("kind") == "cron" and not get("tz") and type(expr) is str and \
+                "=" not in expr:
+            # What _list_zone and _friendly_schedule give such a job, as they would.
+            zone, text = default, get("schedule_display") or schedule.get("display") or "-"
+        else:
+            zone = _list_zone(home, job, default)
+            text = _friendly_schedule(job, zone)
+        slot = None
+        if state == "scheduled":
+            stored = get("next_run_at")
+            key = (stored, zone) if type(stored) is str else None
+            slot = slots.get(key)
+            if slot is None:
+                when = _parse_stored(stored)
+                slot = (when.timestamp(), _wall_minute(when, zone) or "-") if when else None
+                if key is not None:
+                    slots[key] = slot
+        last = get("last_status") or "-"
+        if type(text) is not str or type(last) is not str:
+            text, last = str(text), str(last)  # as _cell reads them (a damaged store)
+        text_cell = cells.get(text)
+        if text_cell is None:
+            text_cell = cells[text] = _cell(text)
+        last_cell = cells.get(last)
+        if last_cell is None:
+            last_cell = cells[last] = _cell(last)
+        # The state and the minute are this module's words: plain cells already.
+        row = (_cell(get("id")), _cell(get("name") or "-"), text_cell, state,
+               slot[1] if slot else "-", last_cell)
+        reason = get("paused_reason") or _DEFAULT_PAUSE_REASON if state == "paused" else None
+        if slot:
+            timed.append((slot[0], row, reason))
+        else:
+            untimed.append((0, row, reason))
+    timed.sort(key=lambda item: item[0])  # stable: ties keep the store's order
+    return [item[1] for item in timed + untimed], [item[2] for item in timed + untimed]
 
 
 def _cell(value):

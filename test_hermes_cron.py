@@ -14452,6 +14452,64 @@ def test_list_survives_a_hand_edited_store(cli, home):
         "weird_status..."]
 
 
+def _list_rows_one_by_one(home, jobs):
+    """The rows ``list`` prints, read job by job through the general helpers
+    (no shared slots, cells or zones): the oracle of its fast paths."""
+    timed, untimed = [], []
+    for job in jobs:
+        state = hc._job_state(job)
+        when = hc._parse_stored(job.get("next_run_at")) if state == "scheduled" else None
+        zone = hc._list_zone(home, job)
+        row = (hc._cell(job.get("id")), hc._cell(job.get("name") or "-"),
+               hc._cell(hc._friendly_schedule(job, zone)), state,
+               (hc._wall_minute(when, zone) or "-") if when else "-",
+               hc._cell(job.get("last_status") or "-"))
+        (timed if when else untimed).append((when.timestamp() if when else 0, row))
+    timed.sort(key=lambda item: item[0])
+    return [row for _, row in timed + untimed]
+
+
+def test_list_rows_match_a_job_by_job_reading_on_random_stores(cli, home):
+    # Issue 24.4: the listing shares slots, cells and the home's zone between
+    # jobs; on stores of every shape it prints what each job alone reads as.
+    rng = random.Random(2404)
+    schedules = [
+        {"kind": "cron", "expr": "0 9 * * *", "display": "0 9 * * *"},
+        {"kind": "cron", "expr": "CRON_TZ=Asia/Tokyo 30 8 * * 1-5", "display": "tokyo"},
+        {"kind": "cron", "expr": "CRON_TZ=Nowhere/Else 0 * * * *"},
+        {"kind": "cron", "expr": 7}, {"kind": "interval", "minutes": 120},
+        {"kind": "interval", "minutes": 45, "display": "every 45m"},
+        {"kind": "once", "run_at": "2026-03-09T10:00:00+00:00"}, "0 9 * * *", None, []]
+    nexts = ["2026-03-07T09:00:00+00:00", "2026-03-07T09:00:00+09:00",
+             "2026-03-06T23:30:00Z", "2026-03-07T09:00:00+00:00", "not a time", None, 5, ["x"]]
+    for trial in range(20):
+        jobs = []
+        for n in range(rng.randint(20, 60)):
+            job = {"id": f"{trial:02d}{n:010x}", "prompt": "p",
+                   "schedule": rng.choice(schedules), "next_run_at": rng.choice(nexts),
+                   "name": rng.choice([f"job {n}", "  two  spaces ", "tab\there", None, 3]),
+                   "last_status": rng.choice(["ok", "error", None, "x  y", ["a"], {"b": 1}])}
+            display = rng.choice([None, "every day", "9  am", 12, "\x1b[1m", "0 9 * * *"])
+            if display is not None:
+                job["schedule_display"] = display
+            for key, values in (("tz", ["America/New_York", "Nowhere/Else", "", None]),
+                                ("state", ["scheduled", "paused", "completed", "error"]),
+                                ("enabled", [True, False]), ("paused_reason", ["why  not"])):
+                if rng.random() < (0.5 if key == "tz" else 0.2):
+                    job[key] = rng.choice(values)
+            jobs.append(job)
+        write_jobs(home, json.dumps({"jobs": jobs}))
+        stored = home.jobs()
+        rows, reasons = hc._job_list_rows(home, stored)
+        assert rows == _list_rows_one_by_one(home, stored)
+        assert sorted(filter(None, reasons)) == sorted(
+            j.get("paused_reason") or "paused by operator" for j in stored
+            if hc._job_state(j) == "paused")
+        rc, out, err = cli("list", "--all")
+        assert (rc, err) == (0, "") and len(out.splitlines()) == 1 + len(rows) + len(
+            list(filter(None, reasons)))
+
+
 def test_job_and_execution_ids_take_a_unique_prefix(cli, home, clock, tmp_path):
     job = home.add_job("@daily", "", script=script(tmp_path, "hi.sh", "echo hi\n"),
                        no_agent=True, name="hi")
