@@ -12285,14 +12285,11 @@ def _cmd_list(home, args):
     collecting = gc.isenabled()
     gc.disable()
     try:
-        jobs = home.jobs(include_all=args.all)
         if args.json:
-            _print_json(jobs)
-        elif not jobs:
+            _print_json(home.jobs(include_all=args.all))
+        elif not _print_job_list(home, home.jobs(), args.all):
             print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' "
                   "'Summarise the news'")
-        else:
-            _print_job_list(home, jobs)
     finally:
         if collecting:
             gc.enable()
@@ -12309,13 +12306,17 @@ def _fit(text, width):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _print_job_list(home, jobs):
+def _print_job_list(home, jobs, completed=True):
     """Print *jobs* as ``list`` does: soonest next run first, at most 100 columns.
 
     Times are minutes on the clock the schedule reads on (the job's zone, or
     its ``CRON_TZ=``); a paused job's reason goes on the line below it.
+    Completed jobs are left out unless *completed*.  Returns the number of
+    jobs printed (nothing is printed for none).
     """
-    rows, reasons = _job_list_rows(home, jobs)
+    rows, reasons = _job_list_rows(home, jobs, completed)
+    if not rows:
+        return 0
     rows.insert(0, ("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST"))
     reasons.insert(0, None)
     natural = [max(map(len, column)) for column in zip(*rows)]
@@ -12325,33 +12326,42 @@ def _print_job_list(home, jobs):
         grow = min(natural[i] - widths[i], spare)
         widths[i], spare = widths[i] + grow, spare - grow
     indent = " " * (widths[0] + 2)  # under NAME
-    # One format for every row ("{:<w}" pads as ljust does); only the columns
-    # holding a cell wider than its column need cutting.
-    line = "  ".join(f"{{:<{w}}}" for w in widths).format
+    # One format for every row ("{:<w}" pads as ljust does; the last column
+    # is not padded, and no cell ends in a space); only the columns holding
+    # a cell wider than its column need cutting.
+    line = "  ".join([f"{{:<{w}}}" for w in widths[:-1]] + ["{}"]).format
     cut = [i for i, (n, w) in enumerate(zip(natural, widths)) if n > w]
-    out = []
-    for row, reason in zip(rows, reasons):
-        if cut:
-            row = list(row)
-            for i in cut:
-                row[i] = _fit(row[i], widths[i])
-        out.append(line(*row).rstrip())
-        if reason:
-            reason = _printable(" ".join(f"paused: {reason}".split()))
-            out.append(indent + _fit(reason, _LIST_WIDTH - len(indent)))
+    if cut:
+        rows = [tuple(_fit(c, widths[i]) if i in cut else c for i, c in enumerate(row))
+                for row in rows]
+    if not any(reasons):
+        import itertools
+
+        out = list(itertools.starmap(line, rows))
+    else:
+        out = []
+        for row, reason in zip(rows, reasons):
+            out.append(line(*row))
+            if reason:
+                reason = _printable(" ".join(f"paused: {reason}".split()))
+                out.append(indent + _fit(reason, _LIST_WIDTH - len(indent)))
     sys.stdout.write("\n".join(out) + "\n")
+    return len(rows) - 1
 
 
-def _job_list_rows(home, jobs):
-    """The rows of ``list`` (six cells each) and each one's pause reason or None."""
+def _job_list_rows(home, jobs, completed=True):
+    """The rows of ``list`` (six cells each) and each one's pause reason or None;
+    without *completed*, completed jobs are left out."""
     default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
     # Many jobs share a slot, a schedule and a last status: each stored next
     # run is parsed once per zone, and each repeated cell checked once.
     slots, cells = {}, {}
     timed, untimed = [], []  # soonest first; the rest after them, as they are stored
     for job in jobs:
-        get = job.get
         state = _job_state(job)
+        if state == "completed" and not completed:
+            continue
+        get = job.get
         schedule = get("schedule")
         if type(schedule) is not dict:
             schedule = {}
