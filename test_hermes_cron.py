@@ -2673,8 +2673,22 @@ def test_store_is_written_one_job_per_line_and_reads_back_exactly(home):
     assert "job 0 \u00e9" in text  # UTF-8, not escaped
     doc = json.loads(text)
     assert [j["name"] for j in doc["jobs"]] == ["j0", "j1", "j2"]
-    assert "".join(hc._dump_store(doc, ensure_ascii=False)) == text
-    assert "".join(hc._dump_store({"jobs": [], "x": 1}, False)) == '{"jobs": [],\n"x": 1}\n'
+    assert b"".join(hc._dump_store(doc, ensure_ascii=False)).decode() == text
+    assert b"".join(hc._dump_store({"jobs": [], "x": 1}, False)) == b'{"jobs": [],\n"x": 1}\n'
+
+
+def test_a_lone_surrogate_in_a_hand_edited_store_is_written_back_escaped(home, cli):
+    # UTF-8 cannot hold "\ud800": the store is written with every non-ASCII
+    # character escaped instead, and reads back to the same records.
+    write_jobs(home, '{"jobs": [{"id": "0123456789ab", "name": "odd \\ud800 \u00e9", '
+                     '"prompt": "p", "schedule": {"kind": "interval", "minutes": 60}}]}')
+    home.add_job("@hourly", "p", name="new")
+    raw = jobs_bytes(home)
+    assert raw.isascii() and b"\\ud800" in raw and b"\\u00e9" in raw
+    assert [j["name"] for j in json.loads(raw)["jobs"]] == ["odd \ud800 \u00e9", "new"]
+    home.edit_job("new", name="newer")  # the same again, with a kept list's texts
+    assert [j["name"] for j in json.loads(jobs_bytes(home))["jobs"]] == [
+        "odd \ud800 \u00e9", "newer"]
 
 
 def test_a_kept_store_encodes_only_the_records_a_save_names(home):
@@ -2708,13 +2722,13 @@ def test_a_large_store_is_written_in_parts_of_256_jobs_with_the_same_bytes(home)
     jobs = [{"id": f"{i:012x}", "name": f"j{i}", "prompt": "\u00e9"} for i in range(600)]
     doc = {"jobs": jobs, "updated_at": "2026-03-06T12:00:00+00:00"}
     parts = hc._dump_store(doc, ensure_ascii=False)
-    assert len(parts) == 1 + 3 + 2 + 1 and max(p.count("\n") for p in parts) == 256
-    assert "".join(parts) == ('{"jobs": [\n' + ",\n".join(
+    assert len(parts) == 1 + 3 + 2 + 1 and max(p.count(b"\n") for p in parts) == 256
+    assert b"".join(parts).decode() == ('{"jobs": [\n' + ",\n".join(
         json.dumps(j, separators=(", ", ": "), ensure_ascii=False) for j in jobs)
         + '\n],\n"updated_at": "2026-03-06T12:00:00+00:00"}\n')
     os.makedirs(home.path)
     home.scheduler.store.save(dict(doc), jobs, hc.parse_iso(doc["updated_at"]))
-    assert jobs_bytes(home).decode() == "".join(parts)
+    assert jobs_bytes(home) == b"".join(parts)
 
 
 def test_store_due_summary_names_the_earliest_due_job_and_the_file(home, clock):
