@@ -12063,14 +12063,14 @@ class _Unbuilt:
 
 
 def _parse_args(argv):
-    """Parse *argv* with the parser of its command alone (building all 24 costs a
-    write command at 10k jobs a tenth of its time); anything it rejects is
-    parsed again by the whole parser, whose word stands."""
+    """Parse *argv* with the parser of its command alone (building all 24 costs
+    every command several milliseconds); help asked before the command, and
+    anything that parser rejects, go to the whole parser, whose word stands."""
     wanted, values = None, iter(argv)
     for arg in values:
         if arg == "--home":
             next(values, None)
-        elif arg == "--":
+        elif arg in ("--", "-h", "--help"):
             break
         elif not arg.startswith("-"):
             wanted = arg

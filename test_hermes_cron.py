@@ -14071,6 +14071,25 @@ def test_cli_help_and_version(cli):
     assert rc == 0 and "exit codes: 0 ok, 1 failure, 2 invalid input, 3 not found, 4 busy" in out
 
 
+def test_cli_builds_only_the_command_given_and_still_says_the_whole_parsers_word(cli):
+    # Issue 24.4: a command is parsed by a parser holding that command alone;
+    # help asked before the command, and anything it rejects, get the whole one.
+    whole = cli("--help")[1]
+    commands = [line.split()[0] for line in whole.split("positional arguments:")[1]
+                .split("options:")[0].splitlines()[2:] if line.startswith("    ")
+                and not line.startswith("     ")]
+    assert {"list", "add", "tick", "serve"} <= set(commands)
+    for argv in (("--help", "list"), ("-h", "add"), ("--home", "x", "--help", "list")):
+        assert cli(*argv) == (0, whole, ""), argv
+    assert "--failure-deliver" in cli("add", "--help")[1]
+    rc, out, err = cli("nosuch")
+    assert (rc, out, err) == (2, "", "hermes_cron: error: unknown command: 'nosuch': see "
+                                     "'python -m hermes_cron --help' for the commands\n")
+    rc, _, err = cli("--home", "list", "edit")  # --home takes "list": the command is edit
+    assert (rc, err) == (2, "hermes_cron: error: the following arguments are required: JOB: "
+                            "see 'python -m hermes_cron edit --help'\n")
+
+
 @pytest.mark.slow
 def test_cli_as_a_module_in_a_child_process(tmp_path, env):
     env = dict(env, HERMES_CRON_HOME=str(tmp_path / "cron"),
