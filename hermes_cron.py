@@ -8797,7 +8797,10 @@ def _from_the_future(d, slot):
         return
     try:
         zone = d.facts.zone(d.job)
-        nearest = _next_slot(schedule, zone, d.facts.now)
+        # An interval keeps its phase: re-anchored on now, a slot the clock
+        # replays would differ from the one already fired only by its phase,
+        # and the ledger's taken slots could not see it was the same fire.
+        nearest = _next_slot(schedule, zone, d.facts.now, anchor=slot)
     except (HermesCronError, KeyError, TypeError, ValueError):
         return  # an unusable schedule is the due scan's business
     if slot <= nearest:

@@ -8608,6 +8608,7 @@ def test_callable_runner_errors_are_told_apart_by_their_exception(home, tmp_path
 
 PLAN_NOW = datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
 PLAN_SETTINGS = {"catch_up_missed": True, "max_parallel": 4}
+EVERY_30M = {"kind": "interval", "minutes": 30, "display": "every 30m"}
 
 
 def _plan_job(**fields):
@@ -8753,6 +8754,16 @@ PLAN_TABLE = [
      {"next_run_at": "2026-03-06T15:00:00+00:00"}, PLAN_NOW, {}, {"stepped_back": True},
      [("skip", J, "2026-03-06T15:00:00+00:00", "next_run_from_future"),
       ("set", J, {"next_run_at": "2026-03-06T12:05:00+00:00"})]),
+    ("an interval pulled back keeps its phase (campaign seed 646126463, trial 873)",
+     {"schedule": EVERY_30M, "next_run_at": "2026-03-06T14:30:00.514926+00:00"},
+     PLAN_NOW + timedelta(seconds=0.587821), {}, {"stepped_back": True},
+     [("skip", J, "2026-03-06T14:30:00.514926+00:00", "next_run_from_future"),
+      ("set", J, {"next_run_at": "2026-03-06T12:30:00.514926+00:00"})]),
+    ("so the slot a stepped-back clock replays is one it already fired",
+     {"schedule": EVERY_30M, "next_run_at": "2026-03-06T11:30:00.514926+00:00"},
+     PLAN_NOW + timedelta(seconds=0.587821), {},
+     {"taken": {(J, "2026-03-06T12:00:00.514926+00:00")}},
+     [("set", J, {"next_run_at": "2026-03-06T12:30:00.514926+00:00"})]),
 ]
 
 
