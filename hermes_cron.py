@@ -168,6 +168,7 @@ _CONFIG_KEYS = {
     "failure_nudge_threshold": (int, 3),
     "script_env_passthrough": (list, None),
     "metrics_textfile": (str, None),
+    "verify_allow_networks": (list, None),
 }
 # The keys read inside the object-valued settings ("providers" holds one such
 # object per provider); any other is reported, as a top-level one is.
@@ -2150,7 +2151,9 @@ def _load_config(home, environ, tolerant=False):
     warnings += _nested_config_warnings(raw)
     settings = {}
     for key, (kind, default) in _CONFIG_KEYS.items():
-        value = raw.get(key, default)
+        value = raw.get(key)
+        if value is None:  # null is unset: the default, not a None the code must test for
+            value = default
         env = environ.get(_ENV_PREFIX + key.upper())
         source = f"config.json key {key!r}"
         try:
@@ -2315,6 +2318,16 @@ def _check_config_value(key, kind, value, source):
     if not ok:
         raise InvalidInputError(f"{source} must be {_TYPE_NAMES[kind]}", value,
                                 f"set it to {_TYPE_NAMES[kind]} or remove it")
+    if key == "verify_allow_networks":
+        import ipaddress
+
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except (TypeError, ValueError):
+                raise InvalidInputError(f"{source}: not a network", entry,
+                                        'list networks such as "127.0.0.0/8" or "10.1.2.3"') \
+                    from None
     if key == "providers":
         for name, entry in value.items():
             if not isinstance(entry, dict) or not isinstance(entry.get("base_url", ""), str):
@@ -2578,7 +2591,16 @@ def _check_job(job, settings, scripts_dir, now, zone):
     prompt = job.get("prompt") or ""
     if not isinstance(prompt, str):
         raise InvalidInputError("prompt must be text", prompt, "pass the prompt as a string")
-    if not prompt.strip() and not job.get("script") and not job.get("skills"):
+    if job.get("watch"):
+        payload = [k for k in ("prompt", "script", "skills", "no_agent", "monitor_script",
+                               "monitor_url") if job.get(k) and (k != "prompt" or prompt.strip())]
+        if payload:
+            raise InvalidInputError("a watchdog (watch) runs no agent or script of its own",
+                                    payload[0], f"drop {payload[0]}, or make a second job for it")
+        if not job.get("verify"):
+            raise InvalidInputError("a watchdog (watch) needs the checks it runs", None,
+                                    "add --verify CHECK (e.g. --verify url)")
+    elif not prompt.strip() and not job.get("script") and not job.get("skills"):
         raise InvalidInputError("job has nothing to run: the prompt is blank and no script or "
                                 "skill is set", prompt, "give a prompt, --script or --skill")
     if job.get("no_agent") and not job.get("script"):
@@ -2610,21 +2632,20 @@ def _check_job(job, settings, scripts_dir, now, zone):
                 schedule["run_at"], "give a future time, or 'in 5m'")
 
 
-# Fields upstream Hermes stores and acts on that this runner stores and does
-# not: what a run here does instead, for 'show' and doctor's
-# upstream_field_ignored.  Each is written only when set, as upstream writes
-# reasoning_effort and interpreter; '' clears one.
+# Upstream Hermes' optional job fields, each written only when set, as
+# upstream writes them; '' clears one.  The monitor pair gates the agent here
+# too (section 16); the others this runner stores and does not act on: what a
+# run here does instead, for 'show' and doctor's upstream_field_ignored.
+_UPSTREAM_OPTIONS = ("reasoning_effort", "monitor_script", "monitor_url", "interpreter")
 _STORED_ONLY = {
     "reasoning_effort": "the agent runs at its own default effort",
-    "monitor_script": "the agent runs at every due slot, whatever the monitor would print",
-    "monitor_url": "the agent runs at every due slot, whatever the URL returns",
     "interpreter": "a .py script runs as its #! line says, else under hermes_cron's Python",
 }
 _REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max", "ultra")
 
 
 def _stored_only_fields(fields, scripts_dir):
-    """Validate and normalize the ``_STORED_ONLY`` fields in *fields*, as upstream does.
+    """Validate and normalize the ``_UPSTREAM_OPTIONS`` fields in *fields*, as upstream does.
 
     Returns ``{field: value}``, where None (from ``None`` or ``""``) means
     unset.  ``reasoning_effort`` is one of upstream's levels, lowercased
@@ -2718,6 +2739,149 @@ def _script_file(script, root):
         raise InvalidInputError(f"script not found in the scripts dir {root}", script,
                                 f"create {os.path.join(root, script)} or fix the name")
     return path
+
+
+# --- Checks a run's answer must pass (``verify``) ----------------------------
+# Each check is stored as a JSON object named by its "check"; the command
+# line's short forms stand for the common ones.
+
+_VERIFY_KINDS = ("url", "path", "git", "regex", "script")
+_VERIFY_KEYS = {
+    "url": {"pattern": str, "deadline": int, "required": bool},
+    "path": {"path": str, "pattern": str, "newer": bool, "required": bool},
+    "git": {"repo": str, "branch": str, "pattern": str, "required": bool},
+    "regex": {"pattern": str, "match": bool},
+    "script": {"script": str},
+}
+_VERIFY_DEADLINE = 20  # seconds a url check may take in all, redirects included
+_GIT_HASH = r"\b[0-9a-f]{7,40}\b"
+_VERIFY_SHORT = (("url", "url", None), ("path", "path", "path"),
+                 ("path-new", "path", "path"), ("git", "git", "repo"),
+                 ("match", "regex", "pattern"), ("no-match", "regex", "pattern"),
+                 ("script", "script", "script"))
+_VERIFY_FORMS = ("url, url:REGEX, path:FILE, path-new:FILE, git:REPO[@BRANCH], match:REGEX, "
+                 "no-match:REGEX, script:NAME, or a JSON object")
+_ON_UNVERIFIED = ("withhold", "mark")
+
+
+def _verify_spec(text):
+    """Read one command-line check: a short form (``url:REGEX``) or a JSON object."""
+    if not isinstance(text, str):
+        return text
+    text = text.strip()
+    if text.startswith("{"):
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise InvalidInputError(f"verify: not valid JSON ({exc})", text,
+                                    f"write one of {_VERIFY_FORMS}") from None
+    word, colon, arg = text.partition(":")
+    for short, kind, key in _VERIFY_SHORT:
+        if word != short:
+            continue
+        if key is None:
+            return {"check": kind, **({"pattern": arg} if colon else {})}
+        if not arg:
+            break
+        check = {"check": kind, key: arg}
+        if short == "path-new":
+            check["newer"] = True
+        elif short == "no-match":
+            check["match"] = False
+        elif kind == "git" and "@" in arg:
+            check["repo"], check["branch"] = arg.rsplit("@", 1)
+        return check
+    raise InvalidInputError("verify: unknown check", text, f"write one of {_VERIFY_FORMS}")
+
+
+def _check_verify(checks, scripts_dir, workdir):
+    """Validate a job's ``verify`` list (short forms read); return it normalised."""
+    import re
+
+    if checks is None:
+        return []
+    if not isinstance(checks, (list, tuple)):
+        checks = [checks]
+    out = []
+    for index, raw in enumerate(checks, 1):
+        check = _verify_spec(raw)
+        where = f"verify check {index}"
+        if not isinstance(check, dict) or check.get("check") not in _VERIFY_KINDS:
+            raise InvalidInputError(f"{where} must name its kind", raw,
+                                    f"use one of {', '.join(_VERIFY_KINDS)}: {_VERIFY_FORMS}")
+        kind, keys = check["check"], _VERIFY_KEYS[check["check"]]
+        for key, value in check.items():
+            if key == "check":
+                continue
+            if key not in keys:
+                raise InvalidInputError(f"{where} ({kind}): unknown key {key!r}", raw,
+                                        f"{kind} checks take {', '.join(keys)}")
+            if not isinstance(value, keys[key]) or (keys[key] is int and (
+                    isinstance(value, bool) or not 0 < value <= 600)):
+                wanted = "seconds from 1 to 600" if keys[key] is int else _TYPE_NAMES[keys[key]]
+                raise InvalidInputError(f"{where} ({kind}): {key} must be {wanted}", value,
+                                        f"fix {key} or leave it out")
+        if "pattern" in check:
+            try:
+                re.compile(check["pattern"])
+            except re.error as exc:
+                raise InvalidInputError(f"{where} ({kind}): pattern is not a valid regular "
+                                        f"expression ({exc})", check["pattern"],
+                                        "fix the pattern (Python re syntax)") from None
+        if kind == "regex" and "pattern" not in check:
+            raise InvalidInputError(f"{where} (regex) needs a pattern", raw,
+                                    "write match:REGEX or no-match:REGEX")
+        if kind == "path":
+            if ("path" in check) == ("pattern" in check):
+                raise InvalidInputError(f"{where} (path) needs a path or a pattern (one)", raw,
+                                        "write path:FILE, or {\"check\": \"path\", \"pattern\": "
+                                        "REGEX} for the paths the answer names")
+            if not os.path.isabs(os.path.expanduser(check.get("path") or "/")) and not workdir:
+                raise InvalidInputError(f"{where} (path): a relative path needs the job's "
+                                        f"workdir", check["path"],
+                                        "set --workdir, or give an absolute path")
+        if kind == "git":
+            if not check.get("repo") or not os.path.isabs(os.path.expanduser(check["repo"])):
+                raise InvalidInputError(f"{where} (git) needs the repository's absolute path",
+                                        check.get("repo"), "write git:/path/to/repo[@branch]")
+        if kind == "script":
+            try:
+                _check_script(check.get("script"), scripts_dir)
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"{where} (script): {exc.what}", exc.value,
+                                        exc.fix) from None
+        out.append({"check": kind, **{k: check[k] for k in keys if k in check}})
+    return out
+
+
+def _verify_text(check):
+    """A stored check as its short form where it has one, else as JSON."""
+    kind, rest = check.get("check"), {k: v for k, v in check.items() if k != "check"}
+    if kind == "url" and set(rest) <= {"pattern"}:
+        return "url" + (f":{rest['pattern']}" if "pattern" in rest else "")
+    if kind == "path" and set(rest) <= {"path", "newer"} and "path" in rest:
+        return ("path-new:" if rest.get("newer") else "path:") + rest["path"]
+    if kind == "git" and set(rest) <= {"repo", "branch"}:
+        return f"git:{rest.get('repo')}" + (f"@{rest['branch']}" if rest.get("branch") else "")
+    if kind == "regex" and set(rest) <= {"pattern", "match"}:
+        return ("match:" if rest.get("match", True) else "no-match:") + rest.get("pattern", "")
+    if kind == "script" and set(rest) == {"script"}:
+        return f"script:{rest['script']}"
+    import json
+
+    return json.dumps(check, sort_keys=True, ensure_ascii=False)
+
+
+def _check_on_unverified(value):
+    if value is None or value == "":
+        return None
+    if value not in _ON_UNVERIFIED:
+        raise InvalidInputError("on_unverified must be withhold or mark", value,
+                                "use withhold (the default: the answer is not delivered) or "
+                                "mark (delivered after a warning line)")
+    return value
 
 
 def _check_skills(skills):
@@ -2977,6 +3141,21 @@ def _resolve_context(jobs, refs, own_id):
             job_id = _find_job(jobs, ref).get("id")
             if job_id == own_id:
                 job_id = "self"
+        if job_id not in ids:
+            ids.append(job_id)
+    return ids or None
+
+
+def _resolve_watch(jobs, refs, own_id):
+    """Return the ids of the jobs a watchdog checks (*refs*: ids or names; not itself)."""
+    if refs is None:
+        return None
+    ids = []
+    for ref in [refs] if isinstance(refs, str) else refs:
+        job_id = _find_job(jobs, ref).get("id")
+        if job_id == own_id:
+            raise InvalidInputError("watch: a watchdog cannot watch itself", ref,
+                                    "name the jobs whose runs it checks")
         if job_id not in ids:
             ids.append(job_id)
     return ids or None
@@ -5128,6 +5307,8 @@ _PRUNE_JOB = ("DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) <
               "status IN ('completed','failed','unknown') AND rowid NOT IN (SELECT rowid FROM "
               "executions WHERE job_id=? AND status IN ('completed','failed','unknown') "
               "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?)")
+_PRUNE_VERDICTS = ("DELETE FROM cron_verdicts WHERE job_id=? AND execution_id NOT IN "
+                   "(SELECT id FROM executions WHERE job_id=?)")
 _OCCURRENCE_SKEW = 60
 _UNKNOWN_ERROR = ("the process running this execution died before it finished (proven dead on "
                   "this host); whether its side effects happened is unknown, so it is not retried")
@@ -5156,6 +5337,13 @@ _LEDGER_SCHEMA = (
         job_id TEXT NOT NULL, scheduled_instant TEXT, reason TEXT NOT NULL, detail TEXT,
         at TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS cron_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # A run's verdict, beside its row (upstream's executions keep their shape):
+    # one per (execution, checking job): its own checks, or a watchdog's.
+    """CREATE TABLE IF NOT EXISTS cron_verdicts(
+        execution_id TEXT NOT NULL, job_id TEXT NOT NULL, checked_by TEXT NOT NULL,
+        verdict TEXT NOT NULL CHECK(verdict IN ('verified','unverified','unverifiable')),
+        findings TEXT NOT NULL, checked_at TEXT NOT NULL,
+        PRIMARY KEY(execution_id, checked_by))""",
 )
 # Columns upstream stores gained over time (or, in forks, never had); an old
 # table is migrated in place.
@@ -5586,6 +5774,31 @@ class _Ledger:
                 done.append(row["id"])
         return done
 
+    @staticmethod
+    def verdict_write(eid, job_id, checked_by, verdict, now):
+        """The write that records a run's verdict, for ``finish`` to commit with its result."""
+        return ("INSERT OR REPLACE INTO cron_verdicts VALUES (?,?,?,?,?,?)",
+                (eid, job_id, checked_by, verdict.verdict, verdict.json(), _iso(now)))
+
+    def record_verdict(self, eid, job_id, checked_by, verdict, now):
+        """Record a watchdog's verdict on another job's (finished) run."""
+        self._write(*self.verdict_write(eid, job_id, checked_by, verdict, now))
+
+    def verdicts(self, eids):
+        """``{execution_id: [verdict rows]}`` of the runs *eids*, own checks first."""
+        eids = list(eids)
+        if not eids or not self.exists():
+            return {}
+        out = {}
+        for start in range(0, len(eids), 500):
+            part = eids[start:start + 500]
+            for row in self.select(
+                    f"SELECT * FROM cron_verdicts WHERE execution_id IN "
+                    f"({','.join('?' * len(part))}) ORDER BY job_id<>checked_by, checked_at",
+                    part):
+                out.setdefault(row["execution_id"], []).append(row)
+        return out
+
     def record_skip(self, job_id, instant, reason, detail, now):
         """Record why a slot did not fire (once per job, slot and reason)."""
         self.record_skips([(job_id, instant, reason, detail)], now)
@@ -5622,8 +5835,11 @@ class _Ledger:
                 deleted = 0
                 if cutoff is not None:
                     for job_id in sorted(set(ran)):
-                        deleted += conn.execute(_PRUNE_JOB, (job_id, cutoff, job_id,
-                                                             _MIN_ROWS_PER_JOB)).rowcount
+                        gone = conn.execute(_PRUNE_JOB, (job_id, cutoff, job_id,
+                                                         _MIN_ROWS_PER_JOB)).rowcount
+                        if gone:  # their verdicts go with them
+                            conn.execute(_PRUNE_VERDICTS, (job_id, job_id))
+                        deleted += gone
                 # Skips are written in time order: rowid order is instant order.
                 deleted += conn.execute(
                     "DELETE FROM cron_skips WHERE rowid <= (SELECT max(rowid) FROM cron_skips) "
@@ -5939,16 +6155,24 @@ _LEDGER_COUNTERS = (
         UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
             WHERE key = 'skips_total:' || NEW.reason;
     END""",
+    """CREATE TRIGGER IF NOT EXISTS cron_count_verdicts AFTER INSERT ON cron_verdicts
+    BEGIN
+        INSERT OR IGNORE INTO cron_meta VALUES
+            ('verdicts_total:' || NEW.job_id || ':' || NEW.verdict, '0');
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'verdicts_total:' || NEW.job_id || ':' || NEW.verdict;
+    END""",
 )
 
 
 def _ledger_totals(ledger):
     """The running totals: ``{"executions": {status: n}, "skips": {reason: n},
-    "last_success": {job_id: finished_at}}`` (reads only)."""
-    totals = {"executions": {}, "skips": {}, "last_success": {}}
+    "verdicts": {"job_id:verdict": n}, "last_success": {job_id: finished_at}}``
+    (reads only)."""
+    totals = {"executions": {}, "skips": {}, "verdicts": {}, "last_success": {}}
     for row in ledger.select("SELECT key, value FROM cron_meta WHERE key LIKE "
                             "'executions_total:%' OR key LIKE 'skips_total:%' OR key LIKE "
-                            "'last_success:%'"):
+                            "'last_success:%' OR key LIKE 'verdicts_total:%'"):
         kind, _, label = row["key"].partition(":")
         if kind == "last_success":
             totals["last_success"][label] = row["value"]
@@ -6053,12 +6277,16 @@ def incident_id(job_id, error):
 def classify_failure(error):
     """Return the failure type of an error text.
 
-    The first match, in order: ``rate_limit``, ``timeout``, ``auth``,
-    ``delivery``, ``config``, ``script``, ``agent``; else ``unknown``.
+    A run's failed checks (``verify url: ...``) are ``unverified``, or
+    ``unverifiable`` when a check could not run.  Otherwise the first match,
+    in order: ``rate_limit``, ``timeout``, ``auth``, ``delivery``,
+    ``config``, ``script``, ``agent``; else ``unknown``.
     """
     import re
 
     text = _normalize_error(error)
+    if text.startswith("verify "):  # a run's checks: their own types, before the words
+        return "unverifiable" if "(unverifiable)" in text else "unverified"
     for name, words in _FAILURE_TYPES:
         for word in words:
             if (re.search(word, text) if word.startswith("\\b") else word in text):
@@ -6652,7 +6880,7 @@ class _Outcome:
     """
 
     __slots__ = ("status", "response", "error", "silent", "prompt", "note", "warning",
-                 "detail")
+                 "detail", "verdict", "mode", "monitor_state")
 
     def __init__(self, status, response="", error=None, silent=False, prompt=None, note=None,
                  detail=None):
@@ -6660,6 +6888,9 @@ class _Outcome:
         self.silent, self.prompt, self.note = silent, prompt, note
         self.detail = detail  # the document's fuller error (a traceback), if any
         self.warning = None  # e.g. background processes the run left behind
+        self.verdict = None  # a _Verdict once the job's checks ran
+        self.mode = None  # "monitor" for a run its monitor gate decided
+        self.monitor_state = None  # (state, text) a monitor's change leaves on success
 
     @property
     def ok(self):
@@ -7089,8 +7320,12 @@ def _make_dir(path):
         pass  # made by a parallel run a moment ago
 
 
-def _write_output(home, job, eid, when, outcome, title_note=None):
-    """Write the run document atomically (mode 0600); never overwrite one."""
+def _write_output(home, job, eid, when, outcome, title_note=None, path=None):
+    """Write the run document atomically (mode 0600); never overwrite one.
+
+    With *path* (a document this run wrote) it is replaced: the run's checks
+    add their verdict to the document they read.
+    """
     directory = _output_dir(home, job["id"], make=True)
     zone = _safe_zone(home, job)
     failed = outcome.status != "ok"
@@ -7107,14 +7342,28 @@ def _write_output(home, job, eid, when, outcome, title_note=None):
         lines.append(f"**Scanner result:** {outcome.error}")
     if job.get("no_agent"):
         lines.append("**Mode:** no_agent (script)")
+    elif outcome.mode:
+        lines.append(f"**Mode:** {outcome.mode}")
+    if outcome.verdict is not None:
+        lines.append(f"**Verdict:** {outcome.verdict.verdict}")
     if outcome.prompt:
         lines += ["", "## Prompt", "", redact(outcome.prompt).rstrip()]
     if outcome.response:
         lines += ["", "## Response", "", outcome.response.rstrip()]
+    if outcome.verdict is not None:
+        lines += ["", "## Verification", "", *outcome.verdict.lines()]
     if outcome.error:
         lines += ["", "## Error", "", "```", redact(outcome.detail or outcome.error).rstrip(),
                   "```"]
     data = ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace")
+    if path is not None:
+        tmp = _output_temp(directory, eid, data)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            os.unlink(tmp)
+            raise _as_storage_error(exc, path) from None
+        return path
     # Named by the home's local time, as upstream names its documents: in a
     # shared output folder the two kinds then sort together.
     stamp = when.astimezone(_safe_zone(home, None)).strftime("%Y-%m-%d_%H-%M-%S")
@@ -7374,8 +7623,9 @@ class _Prompt:
         self.skills = skills
 
 
-def _assemble_prompt(home, job, script_block=""):
-    """Build the prompt: skills, then hint, notepad, context, script block, prompt."""
+def _assemble_prompt(home, job, script_block="", run_context=None):
+    """Build the prompt: skills, then hint, notepad, context, script block, prompt,
+    and this run's context last (a monitor's change: data, scanned as such)."""
     parts, missing = [], []
     for name in job.get("skills") or ():
         content = _find_skill(home.skills_dir, name)
@@ -7404,8 +7654,8 @@ def _assemble_prompt(home, job, script_block=""):
             context.append(f"## Output from job '{source}'\n\nThe latest output of another "
                            f"cron job, as context for this run.\n\n{text}\n\n")
     text = "".join(parts) + CRON_HINT + notepad + "".join(context) + script_block + \
-        (job.get("prompt") or "")
-    injected = bool(notepad or context or script_block)
+        (job.get("prompt") or "") + (f"\n\n## Run Context\n{run_context}" if run_context else "")
+    injected = bool(notepad or context or script_block or run_context)
     return _Prompt(text, skills or injected, missing, skills)
 
 
@@ -8019,8 +8269,558 @@ def _send_ping(url, timeout, key):
 
 # =============================================================================
 # 16. One run
-#    A job's run from start to its output document; dead man's switch pings.
+#    A job's run from start to its output document: the checks its answer
+#    must pass, the monitor gate before its agent, dead man's switch pings.
 # =============================================================================
+
+# --- 16.1 Checking a run's claims ---------------------------------------------
+# A run that succeeded is checked before its answer is delivered: each check
+# of the job's ``verify`` reads the answer and tests what it claims (its URLs
+# answer, its files exist, its commits are in the repository).  The verdict
+# is the worst finding: ``unverified`` (a claim is false), ``unverifiable``
+# (a check could not run: never read as verified), else ``verified``.
+
+_URL_IN_TEXT = r"https?://[^\s<>\"'`\\]+"
+_URL_TRAILING = ".,;:!?)]}*_'\""
+_MAX_REDIRECTS = 5
+_VERIFY_RANK = {"verified": 0, "unverifiable": 1, "unverified": 2}
+_EX_TEMPFAIL = 75  # a verifier script's "cannot tell now" (sysexits.h)
+
+
+class _Finding:
+    """One claim one check tested: its result and what showed it."""
+
+    __slots__ = ("check", "claim", "result", "evidence")
+
+    def __init__(self, check, claim, result, evidence):
+        self.check, self.claim, self.result, self.evidence = check, claim, result, evidence
+
+    def error(self):
+        """The run's error when this finding decides it (``verify url: ... answered 404``)."""
+        claim = f"{self.claim} " if self.claim else ""
+        if self.result == "unverifiable":
+            return f"verify {self.check}: {claim}could not be checked: {self.evidence} " \
+                   f"(unverifiable)"
+        return f"verify {self.check}: {claim}{self.evidence}"
+
+    def as_dict(self):
+        return {"check": self.check, "claim": self.claim, "result": self.result,
+                "evidence": self.evidence}
+
+
+class _Verdict:
+    """The findings of a run's checks and the verdict they add up to."""
+
+    __slots__ = ("findings",)
+
+    def __init__(self, findings):
+        self.findings = findings
+
+    @property
+    def verdict(self):
+        worst = max((_VERIFY_RANK[f.result] for f in self.findings), default=0)
+        return next(k for k, v in _VERIFY_RANK.items() if v == worst)
+
+    @property
+    def error(self):
+        """The error a run that is not verified fails with: its first worst finding."""
+        bad = [f for f in self.findings if f.result == self.verdict]
+        if self.verdict == "verified":
+            return None
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return redact(bad[0].error() + more)
+
+    def json(self):
+        import json
+
+        return json.dumps([f.as_dict() for f in self.findings], ensure_ascii=False)
+
+    def lines(self):
+        """The document's ``## Verification`` lines, one per finding."""
+        return [f"- {f.result}: {f.check}{' ' + f.claim if f.claim else ''}: {f.evidence}"
+                for f in self.findings]
+
+
+def _verify_answer(home, job, checks, answer, context):
+    """Run *checks* on *answer*; return a ``_Verdict``.
+
+    *context* holds what the checks of one run share: ``eid``, ``job_id``
+    (the run checked; a watchdog's target), ``started`` (its start),
+    ``document`` (its output document) and ``workdir``.
+    """
+    findings = []
+    for check in checks:
+        kind = check["check"]
+        if kind not in _VERIFIERS:  # see _stored_checks
+            findings.append(_Finding("checks", "", "unverifiable", check["error"]))
+            continue
+        try:
+            findings += _VERIFIERS[kind](home, job, check, answer, context)
+        except Exception as exc:  # a checker bug cannot pass a run: it could not check
+            findings.append(_Finding(kind, "", "unverifiable",
+                                     redact(f"{type(exc).__name__}: {exc}")))
+    return _Verdict(findings)
+
+
+def _claims(check, answer, default):
+    """The claims a check tests: its pattern's matches (group 1 if it has one), in order."""
+    import re
+
+    pattern = re.compile(check.get("pattern") or default)
+    seen = []
+    for m in pattern.finditer(answer):
+        text = m.group(1) if pattern.groups else m.group(0)
+        if text and text not in seen:
+            seen.append(text)
+    return seen
+
+
+def _none_named(check, kind, what):
+    if check.get("required", True):
+        return [_Finding(kind, "", "unverified", f"the answer names no {what}")]
+    return [_Finding(kind, "", "verified", f"the answer names no {what} (not required)")]
+
+
+def _verify_url(home, job, check, answer, context):
+    import re
+
+    urls = []
+    for url in re.findall(_URL_IN_TEXT, answer):
+        url = url.rstrip(_URL_TRAILING)
+        if check.get("pattern") and not re.search(check["pattern"], url):
+            continue
+        if url not in urls:
+            urls.append(url)
+    if not urls:
+        return _none_named(check, "url", "URL" + (" matching the pattern"
+                                                  if check.get("pattern") else ""))
+    from urllib.parse import urlsplit
+
+    hosts = {(urlsplit(u).hostname or "").lower() for u in urls}
+    allowed = _allowed_networks(home.settings)
+    seconds = check.get("deadline", _VERIFY_DEADLINE)
+    end = time.monotonic() + seconds
+    findings = []
+    for url in urls:
+        if time.monotonic() >= end:
+            findings.append(_Finding("url", url, "unverifiable",
+                                     f"the check's deadline of {seconds} s passed first"))
+            continue
+        findings.append(_probe(url, hosts, allowed, end, seconds))
+    return findings
+
+
+def _allowed_networks(settings):
+    import ipaddress
+
+    return [ipaddress.ip_network(n, strict=False)
+            for n in settings.get("verify_allow_networks") or ()]
+
+
+def _probe(url, hosts, allowed, end, seconds):
+    """HEAD *url* (GET where HEAD is refused), following redirects among *hosts*."""
+    from urllib.parse import urljoin, urlsplit
+
+    hops, method, current = 0, "HEAD", url
+    while True:
+        try:
+            status, location = _ask(current, method, allowed, end, seconds)
+        except _Refused as exc:
+            return _Finding("url", url, "unverifiable", str(exc))
+        except _HttpFailure as exc:
+            return _Finding("url", url, "unverifiable", redact(str(exc.reason)))
+        if status in (405, 501) and method == "HEAD":
+            method = "GET"
+            continue
+        after = f" after {hops} redirect{'s' if hops != 1 else ''}" if hops else ""
+        if 300 <= status < 400 and location:
+            target = urljoin(current, location)
+            host = (urlsplit(target).hostname or "").lower()
+            if host not in hosts or urlsplit(target).scheme not in ("http", "https"):
+                return _Finding("url", url, "verified", f"answered {status}{after} (to "
+                                f"{host or target}, not followed: not a host the answer names)")
+            hops += 1
+            if hops > _MAX_REDIRECTS:
+                return _Finding("url", url, "unverified",
+                                f"redirected more than {_MAX_REDIRECTS} times")
+            current = target
+            continue
+        if 200 <= status < 400:
+            return _Finding("url", url, "verified", f"answered {status}{after}")
+        return _Finding("url", url, "unverified", f"answered {status}{after}")
+
+
+class _Refused(Exception):
+    """A url check that would contact an address it may not (private, link-local)."""
+
+
+def _ask(url, method, allowed, end, seconds):
+    """One request to *url* at an address checked first; return (status, Location)."""
+    import http.client
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host, https = parts.hostname, parts.scheme == "https"
+    port = parts.port or (443 if https else 80)
+    left = end - time.monotonic()
+    if left <= 0:
+        raise _HttpFailure("deadline", f"the check's deadline of {seconds} s passed")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise _HttpFailure("unreachable", f"{host}: {exc}") from None
+    addresses = []
+    for info in infos:
+        ip = ipaddress.ip_address(info[4][0].split("%")[0])
+        if not ip.is_global and not any(ip in net for net in allowed):
+            # Every address must be allowed: a name that resolves to one
+            # public and one private address must not reach the private one.
+            raise _Refused(f"{host} resolves to {ip}, a private or local address a check may "
+                           f"not contact (allow it with config verify_allow_networks)")
+        addresses.append(info[4][:2])
+    base = http.client.HTTPSConnection if https else http.client.HTTPConnection
+
+    class Pinned(base):
+        def connect(self):
+            sock = socket.create_connection(addresses[0], self.timeout)
+            deadline.watch(sock)
+            self.sock = self._context.wrap_socket(sock, server_hostname=host) if https \
+                else sock
+
+    try:
+        with _Deadline(left, f"the check's deadline of {seconds} s passed") as deadline:
+            conn = Pinned(host, port, timeout=left)
+            try:
+                path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+                conn.request(method, path, headers={
+                    "User-Agent": f"hermes_cron/{__version__} (verify)", "Accept": "*/*"})
+                response = conn.getresponse()
+                status, location = response.status, response.getheader("Location")
+            finally:
+                conn.close()
+            deadline.check()
+        return status, location
+    except _RunFailed as exc:
+        raise _HttpFailure("deadline", str(exc)) from None
+    except (socket.timeout, TimeoutError):
+        raise _HttpFailure("timeout", f"timed out after {seconds} s") from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise _HttpFailure("unreachable", f"{type(exc).__name__}: {exc}") from None
+
+
+def _verify_path(home, job, check, answer, context):
+    base = context["workdir"]
+    paths = [check["path"]] if "path" in check else _claims(check, answer, check["pattern"])
+    if not paths:
+        return _none_named(check, "path", "path matching the pattern")
+    findings = []
+    for name in paths:
+        path = os.path.join(base or "/", os.path.expanduser(name))
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            findings.append(_Finding("path", name, "unverified", "does not exist"))
+            continue
+        except OSError as exc:
+            findings.append(_Finding("path", name, "unverifiable", exc.strerror or str(exc)))
+            continue
+        started = context["started"].timestamp()
+        if check.get("newer") and st.st_mtime < started:
+            findings.append(_Finding("path", name, "unverified",
+                                     f"was last changed at {_iso(datetime.fromtimestamp(int(st.st_mtime), _UTC))}, before the run started"))
+        else:
+            findings.append(_Finding("path", name, "verified", f"exists ({st.st_size} bytes)"))
+    return findings
+
+
+def _git(repo, *args, timeout=30):
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", repo, *args], capture_output=True, timeout=timeout,
+                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                   "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"},
+                              stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        return None, "git is not installed"
+    except subprocess.TimeoutExpired:
+        return None, f"git timed out after {timeout} s"
+    return done.returncode, done.stderr.decode("utf-8", "replace").strip()
+
+
+def _verify_git(home, job, check, answer, context):
+    repo = os.path.expanduser(check["repo"])
+    hashes = _claims(check, answer, _GIT_HASH)
+    if not hashes:
+        return _none_named(check, "git", "commit")
+    rc, err = _git(repo, "rev-parse", "--git-dir")
+    if rc != 0:
+        return [_Finding("git", h, "unverifiable", f"{repo} is not a readable git repository"
+                         f" ({err or 'git failed'})") for h in hashes]
+    findings = []
+    for commit in hashes:
+        rc, err = _git(repo, "cat-file", "-e", f"{commit}^{{commit}}")
+        if rc is None:
+            findings.append(_Finding("git", commit, "unverifiable", err))
+        elif rc != 0:
+            findings.append(_Finding("git", commit, "unverified", f"is not a commit in {repo}"))
+        elif check.get("branch"):
+            rc, err = _git(repo, "merge-base", "--is-ancestor", commit, check["branch"])
+            if rc == 0:
+                findings.append(_Finding("git", commit, "verified",
+                                         f"is on {check['branch']} in {repo}"))
+            elif rc == 1:
+                findings.append(_Finding("git", commit, "unverified",
+                                         f"is not reachable from {check['branch']} in {repo}"))
+            else:
+                findings.append(_Finding("git", commit, "unverifiable", err or "git failed"))
+        else:
+            findings.append(_Finding("git", commit, "verified", f"is a commit in {repo}"))
+    return findings
+
+
+def _verify_regex(home, job, check, answer, context):
+    import re
+
+    m = re.search(check["pattern"], answer)
+    wanted = check.get("match", True)
+    if bool(m) == wanted:
+        return [_Finding("regex", "", "verified", f"the answer {'matches' if m else 'does not match'} {check['pattern']!r}")]
+    if wanted:
+        return [_Finding("regex", "", "unverified",
+                         f"the answer does not match {check['pattern']!r}")]
+    return [_Finding("regex", "", "unverified", f"the answer matches {check['pattern']!r} "
+                     f"(at {_keep_tail(m.group(0), 80)!r})")]
+
+
+def _verify_script(home, job, check, answer, context):
+    scripts_dir = home.scripts_dir
+    try:
+        path, args = _script_command(check["script"], scripts_dir)
+    except InvalidInputError as exc:
+        return [_Finding("script", check["script"], "unverifiable", str(exc))]
+    env = _script_env(home, {"id": context["job_id"]}, context["eid"])
+    env["HERMES_CRON_OUTPUT_FILE"] = context["document"] or ""
+    timeout = home.settings["script_timeout_seconds"]
+    rc, out, err, error = _run_child(
+        _script_argv(path, args), cwd=context["workdir"] or os.path.dirname(path), env=env,
+        stdin_text=answer, timeout=timeout, runs=home.runs, eid=f"{context['eid']}:verify",
+        what="verifier script")
+    name = check["script"]
+    evidence = redact(_keep_tail((out.strip() or err.strip()), _ERROR_CAP))
+    if error is not None:
+        return [_Finding("script", name, "unverifiable", redact(error))]
+    if rc == 0:
+        return [_Finding("script", name, "verified", evidence or "exit 0")]
+    if rc == _EX_TEMPFAIL:
+        return [_Finding("script", name, "unverifiable", evidence or f"exit {rc}")]
+    return [_Finding("script", name, "unverified",
+                     f"exit {rc}" + (f": {evidence}" if evidence else ""))]
+
+
+_VERIFIERS = {"url": _verify_url, "path": _verify_path, "git": _verify_git,
+              "regex": _verify_regex, "script": _verify_script}
+
+
+def _to_verify(job, outcome):
+    """True when a run's answer goes through its job's checks: it succeeded and says something."""
+    return bool(job.get("verify")) and not job.get("watch") and outcome.ok and \
+        not outcome.silent and outcome.note != "interrupted"
+
+
+def _verified(home, job, eid, outcome, started, document):
+    """Check a successful run's answer; return its outcome, failed unless verified."""
+    context = {"eid": eid, "job_id": job["id"], "started": started, "document": document,
+               "workdir": job.get("workdir")}
+    verdict = _verify_answer(home, job, _stored_checks(home, job), outcome.response, context)
+    outcome.verdict = verdict
+    if verdict.verdict == "verified":
+        return outcome
+    failed = _Outcome("error", outcome.response, error=verdict.error, prompt=outcome.prompt,
+                      note=verdict.verdict)
+    failed.verdict, failed.warning, failed.mode = verdict, outcome.warning, outcome.mode
+    return failed
+
+
+def _stored_checks(home, job):
+    """A job's checks as stored; a hand-edited list that no longer validates is one
+    check that cannot run (the run is then unverifiable, never verified)."""
+    try:
+        return _check_verify(job.get("verify"), home.scripts_dir, job.get("workdir"))
+    except InvalidInputError as exc:
+        return [{"check": "stored", "error": str(exc)}]
+
+
+# A watchdog (a job with ``watch``) runs its checks on the latest runs of
+# other jobs, the article's separate verifier: a fleet is audited without
+# editing each job.  Each run it has not checked yet gets its verdict (keyed
+# by that run, checked_by the watchdog); a false claim opens an incident of
+# the watched job.
+_WATCH_RUNS = 5  # per watched job and watchdog run, newest first
+_WATCH_UNCHECKED = (
+    "SELECT id, started_at FROM executions e WHERE job_id=? AND status='completed' AND NOT "
+    "EXISTS (SELECT 1 FROM cron_verdicts v WHERE v.execution_id=e.id AND v.checked_by=?) "
+    "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?")
+
+
+def _watchdog(home, job, eid):
+    """Check the watched jobs' runs not checked yet; the report is the watchdog's answer."""
+    checks = _stored_checks(home, job)
+    jobs = {j.get("id"): j for j in home.store.load()[1] if isinstance(j, dict)}
+    counts, lines = dict.fromkeys(_VERIFY_RANK, 0), []
+    for target_id in job["watch"]:
+        target = jobs.get(target_id)
+        if target is None:
+            lines.append(f"- {target_id}: no such job any more (edit the watchdog's --watch)")
+            continue
+        name = target.get("name") or target_id
+        for row in home.ledger.select(_WATCH_UNCHECKED, (target_id, job["id"], _WATCH_RUNS)):
+            document, answer = _run_answer(home, target_id, row["id"])
+            if answer is not None and (not answer.strip() or is_silent(answer)):
+                continue  # a silent run claims nothing
+            if answer is None:
+                verdict = _Verdict([_Finding("checks", "", "unverifiable",
+                                             "the run's output document was not found")])
+            else:
+                verdict = _verify_answer(home, target, checks, answer, {
+                    "eid": row["id"], "job_id": target_id, "document": document,
+                    "started": _parse_stored(row["started_at"]) or home.now(),
+                    "workdir": job.get("workdir")})
+            now = home.now()
+            home.ledger.record_verdict(row["id"], target_id, job["id"], verdict, now)
+            counts[verdict.verdict] += 1
+            if verdict.verdict == "verified":
+                lines.append(f"- {name} run {row['id']}: verified")
+                continue
+            error = f"{verdict.error} (found by watchdog {job.get('name') or job['id']})"
+            home.incidents.record(target_id, error, document, now,
+                                  failure_type=classify_failure(verdict.error))
+            lines.append(f"- {name} run {row['id']}: {verdict.error}")
+    checked = sum(counts.values())
+    if not checked and not lines:
+        return _Outcome("ok", silent=True, note="silent (no new runs to check)")
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "none checked"
+    return _Outcome("ok", f"Checked {checked} run{'s' if checked != 1 else ''}: {summary}\n\n"
+                          + "\n".join(lines))
+
+
+def _run_answer(home, job_id, eid):
+    """(document path, answer) of a run, from its output document; (None, None) if none."""
+    try:
+        directory = _output_dir(home, job_id)
+    except InvalidInputError:
+        return None, None
+    for name in reversed(_list_outputs(directory)):
+        path = os.path.join(directory, name)
+        if _read_head(path).get("Execution") != eid:
+            continue
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return None, None
+        _, found, answer = text.partition("\n## Response\n\n")
+        if not found:
+            return path, ""
+        return path, answer.split("\n\n## Verification\n", 1)[0].rstrip("\n")
+    return None, None
+
+
+# --- 16.2 The monitor gate ----------------------------------------------------
+# Upstream's monitor_script / monitor_url: the watched source is read before
+# the agent runs, and an unchanged source (by sha256 of its text) suppresses
+# the run, so a job that watches a feed every 5 minutes calls the model only
+# when the feed changes.  The state is upstream's, kept on the job record:
+# ``monitor_state = {"last_output_hash", "last_changed_at"}``, and the text
+# read last beside the run documents, for the diff the agent is shown.
+
+_MONITOR_URL_BYTES = 256 * 1024
+_MONITOR_URL_TIMEOUT = 30
+_MONITOR_LAST = "monitor_last_output.txt"
+_MONITOR_DIFF_CAP = 4000
+_MONITOR_OUTPUT_CAP = 8000
+
+
+def _monitor_gate(home, job, eid, runs):
+    """Read a job's monitor source; return (outcome or None, run context, new state).
+
+    An outcome ends the run before the agent: ``no_change`` (suppressed, as
+    upstream records it) or ``monitor source failed``.  Otherwise the agent
+    runs with the run context (the change, or the first reading) and the new
+    state is committed with its successful result.
+    """
+    import hashlib
+
+    try:
+        text = _monitor_script_output(home, job, eid, runs) if job.get("monitor_script") \
+            else _monitor_url_output(job["monitor_url"])
+    except _RunFailed as exc:
+        failed = _Outcome("error", error=str(exc), note="monitor source failed")
+        failed.mode = "monitor"
+        return failed, None, None
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    state = job.get("monitor_state") if isinstance(job.get("monitor_state"), dict) else {}
+    last = state.get("last_output_hash")
+    if last == digest:
+        quiet = _Outcome("ok", silent=True, note="no_change (agent run suppressed)")
+        quiet.mode = "monitor"
+        return quiet, None, None
+    new = {"last_output_hash": digest, "last_changed_at": _iso(home.now())}
+    shown = _cap(text, _MONITOR_OUTPUT_CAP, "\n... [output truncated]")
+    if last is None:
+        block = ("## Monitor Baseline (first run)\n\nThis is the first observation of the "
+                 "monitored source: there is no previous output to compare with.\n\n"
+                 f"### Current output\n\n{_fence(shown)}")
+    else:
+        import difflib
+
+        before = _read_text(os.path.join(_output_dir(home, job["id"]), _MONITOR_LAST)) or ""
+        diff = "\n".join(difflib.unified_diff(before.splitlines(), text.splitlines(),
+                                              "previous", "current", lineterm=""))
+        block = ("## MONITOR CHANGE DETECTED\n\nThe monitored source's output changed since "
+                 "the last run.\n\n### Diff (previous -> current)\n\n```diff\n"
+                 f"{_cap(diff, _MONITOR_DIFF_CAP, chr(10) + '... [diff truncated]')}\n```\n\n"
+                 f"### Current output\n\n{_fence(shown)}")
+    return None, block, (new, text)
+
+
+def _cap(text, cap, mark):
+    return text if len(text) <= cap else text[:cap] + mark
+
+
+def _monitor_script_output(home, job, eid, runs):
+    """A monitor script's stripped, redacted stdout (upstream's rules of job scripts)."""
+    ok, out, error = _run_script(home, dict(job, script=job["monitor_script"]), eid, runs)
+    if not ok:
+        raise _RunFailed(error)
+    return out.strip()
+
+
+def _monitor_url_output(url):
+    """GET a monitor URL (redirects followed, as upstream's urlopen does); its text."""
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"User-Agent": "hermes-cron-monitor"})
+    try:
+        with _Deadline(_MONITOR_URL_TIMEOUT, f"timed out after {_MONITOR_URL_TIMEOUT} s") as d:
+            with _watched_opener(d).open(request, timeout=_MONITOR_URL_TIMEOUT) as response:
+                body = response.read(_MONITOR_URL_BYTES + 1)[:_MONITOR_URL_BYTES]
+            d.check()
+    except Exception as exc:  # upstream's one wording for every failure, 4xx/5xx included
+        raise _RunFailed(redact(f"monitor_url fetch failed: {exc}")) from None
+    return redact(body.decode("utf-8", "replace"))
+
+
+def _keep_monitor_text(home, job, text):
+    """Keep the text a changed source showed, for the next change's diff."""
+    directory = _output_dir(home, job["id"], make=True)
+    tmp = _synced_temp(directory, ".monitor_", ".tmp", text.encode("utf-8", "replace"))
+    os.replace(tmp, os.path.join(directory, _MONITOR_LAST))
+
+
+# --- 16.3 A run ----------------------------------------------------------------
 
 def _execute(home, job, eid, runs):
     """Run one job: its script, then (unless ``no_agent``) the agent."""
@@ -8050,8 +8850,24 @@ def _execute(home, job, eid, runs):
 
 
 def _execute_checked(home, job, eid, runs):
+    if job.get("watch"):
+        return _watchdog(home, job, eid)
+    run_context = monitor = None
     if not job.get("no_agent"):
         _check_base_url(job, home.settings)  # again here: the store may be edited by hand
+        if job.get("monitor_script") or job.get("monitor_url"):
+            stop, run_context, monitor = _monitor_gate(home, job, eid, runs)
+            if stop is not None:
+                return stop
+    outcome = _execute_payload(home, job, eid, runs, run_context)
+    if monitor is not None:
+        outcome.mode = "monitor"
+        if outcome.ok:  # committed with a good result only: a failed run sees the change again
+            outcome.monitor_state = monitor
+    return outcome
+
+
+def _execute_payload(home, job, eid, runs, run_context):
     script_block = ""
     if job.get("script"):
         ok, out, error = _run_script(home, job, eid, runs)
@@ -8068,7 +8884,7 @@ def _execute_checked(home, job, eid, runs):
             return _Outcome("ok", silent=True, note="silent (wakeAgent=false)")
         heading = "## Script Output" if ok else "## Script Error"
         script_block = f"{heading}\n\n{_fence(out if ok else error)}\n\n"
-    prompt = _assemble_prompt(home, job, script_block)
+    prompt = _assemble_prompt(home, job, script_block, run_context)
     text, reason = _scan_prompt(prompt.text, prompt.lenient, _allowed_rules(job, prompt))
     if reason is None and prompt.lenient and not prompt.skills:
         # The user's own words stay strict (less what the operator allowed for them).
@@ -8097,7 +8913,7 @@ def _execute_checked(home, job, eid, runs):
                     note="silent ([SILENT])" if silent else None)
 
 
-# --- 16.1 Dead man's switch pings --------------------------------------------
+# --- 16.4 Dead man's switch pings --------------------------------------------
 
 _PING_START_TIMEOUT = 10
 
@@ -8290,7 +9106,7 @@ def _stamp_file(home, name):
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
                 ("failure_deliver", str), ("workdir", str), ("model", str), ("provider", str),
                 ("base_url", str), ("skills", list), ("context_from", list), ("no_agent", bool),
-                ("allow_scan", list))
+                ("allow_scan", list), ("verify", list), ("on_unverified", str))
 
 
 def _unrunnable(job):
@@ -8311,9 +9127,12 @@ def _unrunnable(job):
         return f"unparseable stored schedule ({exc})"
     if job.get("no_agent") and not job.get("script"):
         return "no_agent job has no script"
+    if job.get("watch") is not None and not (isinstance(job["watch"], list) and job["watch"]
+                                             and isinstance(job.get("verify"), list)):
+        return "field 'watch' must be a list of job ids, with the checks in 'verify'"
     prompt = job.get("prompt")
     if (not isinstance(prompt, str) or not prompt.strip()) and not job.get("script") \
-            and not job.get("skills"):
+            and not job.get("skills") and not job.get("watch"):
         return "nothing to run: blank prompt, no script and no skill"
     return None
 
@@ -8331,10 +9150,11 @@ def _once_done(job):
 class _Result:
     """What a finished run leaves on its job record."""
 
-    __slots__ = ("ok", "status", "error", "delivery_error")
+    __slots__ = ("ok", "status", "error", "delivery_error", "monitor_state")
 
-    def __init__(self, ok, status, error, delivery_error):
+    def __init__(self, ok, status, error, delivery_error, monitor_state=None):
         self.ok, self.status, self.error, self.delivery_error = ok, status, error, delivery_error
+        self.monitor_state = monitor_state  # a monitor's new state, kept with the result
 
     @classmethod
     def of_row(cls, row):
@@ -8359,13 +9179,7 @@ def _apply_result(job, eid, result, now, manual, zone):
         job.pop(key, None)
     job["fire_claim"] = None  # cleared as upstream clears it
     job["last_run_at"] = _iso(now.astimezone(zone))
-    job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
-        result.status
-    job["last_error"] = None if result.ok else _keep_tail(redact(result.error or ""), 500)
-    job["last_delivery_error"] = redact(result.delivery_error)[:500] \
-        if result.delivery_error else None
-    streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
-    job["failure_streak"] = 0 if result.ok else streak + 1
+    _record_outcome(job, result)
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
     if manual:
         return True
@@ -8373,6 +9187,19 @@ def _apply_result(job, eid, result, now, manual, zone):
     if schedule.get("kind") == "once" or _once_done(job):
         job.update(enabled=False, state="completed", next_run_at=None)
     return True
+
+
+def _record_outcome(job, result):
+    """The fields a run's result sets on its job: status, errors, streak, monitor state."""
+    job["last_status"] = "delivery_failed" if result.ok and result.delivery_error else \
+        result.status
+    job["last_error"] = None if result.ok else _keep_tail(redact(result.error or ""), 500)
+    job["last_delivery_error"] = redact(result.delivery_error)[:500] \
+        if result.delivery_error else None
+    streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
+    job["failure_streak"] = 0 if result.ok else streak + 1
+    if result.monitor_state is not None:
+        job["monitor_state"] = result.monitor_state
 
 
 # Deciding is pure: _plan reads the job records and the facts gathered for
@@ -8950,9 +9777,15 @@ def _run_claimed(home, claim):
             home.runs.interrupted.discard(eid)
             outcome.note = "interrupted"  # by the operator: no incident, no alert
     finished = home.now()
-    document = None
+    document, checked = None, []
     try:
         document = _write_output(home, job, eid, finished, outcome)
+        if _to_verify(job, outcome):
+            outcome = _verified(home, job, eid, outcome, started, document)
+            finished = home.now()
+            checked.append(home.ledger.verdict_write(eid, job["id"], job["id"], outcome.verdict,
+                                                     finished))
+            _write_output(home, job, eid, finished, outcome, path=document)
     except (OSError, HermesCronError) as exc:
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     if outcome.note == "BLOCKED":
@@ -8967,7 +9800,7 @@ def _run_claimed(home, claim):
     # The ledger row first: from its commit on the result is durable, and
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
-    if ledger.finish(eid, outcome.ok, outcome.error, delivery, finished, resolved):
+    if ledger.finish(eid, outcome.ok, outcome.error, delivery, finished, checked + resolved):
         claim.row = {"status": "completed" if outcome.ok else "failed",
                      "error": None if outcome.ok else redact(outcome.error or "unknown failure"),
                      "delivery_outcome": delivery, "started_at": started.isoformat(),
@@ -8976,8 +9809,16 @@ def _run_claimed(home, claim):
     # A tick's run does not wait for its job record (the tick waits for the
     # writer); a manual run returns with its record written.
     manual = claim.source != "builtin"
+    state = None
+    if outcome.ok and outcome.monitor_state is not None:
+        state, text = outcome.monitor_state
+        try:
+            _keep_monitor_text(home, job, text)
+        except (OSError, HermesCronError):
+            pass  # the next change's diff is then against less; its hash still decides
     home.books.apply(home, (job["id"], eid, _Result(
-        outcome.ok, outcome.status, outcome.error, delivery_error), finished, manual), manual)
+        outcome.ok, outcome.status, outcome.error, delivery_error, state), finished, manual),
+        manual)
     claim.outcome = outcome
     _ping_end(home, job, eid, outcome.ok, start_ping)
 
@@ -9002,12 +9843,18 @@ def _report_run(home, claim, outcome, document, now, resolved):
         content, for_failure, incident = _success_content(home, job, outcome.response), False, None
     else:
         incident = incidents.record(job["id"], outcome.error or "unknown failure", document, now)
-        if incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
+        if outcome.verdict is not None and job.get("on_unverified") == "mark":
+            # The answer goes out as the job's result, its warning first.
+            content, for_failure = _success_content(home, job, (
+                f"Warning: this answer did not pass its checks: {outcome.error}\n\n"
+                f"{outcome.response}")), False
+        elif incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
             return "suppressed_acked", None
-        content, for_failure = _failure_content(job, outcome, now), True
+        else:
+            content, for_failure = _failure_content(job, outcome, now), True
         streak = (job.get("failure_streak") or 0) + 1
         threshold = settings["failure_nudge_threshold"]
-        if threshold and streak >= threshold:
+        if threshold and streak >= threshold and for_failure:
             content += (f"\n\nThis job has failed {streak} runs in a row: worth a review. Fix "
                         f"its prompt or configuration, or stop it with: python -m hermes_cron "
                         f"pause {job['id']}")
@@ -9947,6 +10794,16 @@ def _drain_runs(home, threads, drain, grace, say):
 #    What a probe or a dashboard reads: status, one job in full, metrics.
 # =============================================================================
 
+def _with_verdicts(ledger, rows):
+    """Add ``verdict`` to the rows whose answer was checked (its own checks' verdict first)."""
+    verdicts = ledger.verdicts(row["id"] for row in rows)
+    for row in rows:
+        found = verdicts.get(row["id"])
+        if found:
+            row["verdict"] = found[0]["verdict"]
+    return rows
+
+
 def _status(home):
     """Heartbeat age, last tick, next due and overdue jobs (reads only)."""
     now = home.now()
@@ -10038,7 +10895,8 @@ def _job_view(home, ref):
 
     Returns ``{"job": <record>, "state", "paused_reason", "schedule" (in words),
     "expression", "zone", "next_runs" (3 ISO times), "targets", "runs" (the last
-    5 rows, each with ``duration_seconds``), "incidents" (open), "notepad_keys"}``.
+    5 rows, each with ``duration_seconds`` and, if checked, ``verdict``), "incidents"
+    (open), "notepad_keys"}``.
     """
     job = home.job(ref)  # read the store once: 10k jobs take ~50 ms to load
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
@@ -10065,7 +10923,7 @@ def _job_view(home, ref):
         "next_runs": upcoming,
         "targets": _split_targets(deliver),
         "runs": [dict(row, duration_seconds=_run_duration(row))
-                 for row in home.ledger.rows(job["id"], 5)],
+                 for row in _with_verdicts(home.ledger, home.ledger.rows(job["id"], 5))],
         "incidents": [row for row in home.incidents.list(job_id=job["id"])
                       if row["state"] in _OPEN_INCIDENTS],
         "notepad_keys": [note["key"] for note in home.notepad.list(job["id"])],
@@ -10181,6 +11039,14 @@ def _metrics_text(home):
            per_job["streak"])
     executions = dict.fromkeys(("completed", "failed", "unknown"), 0)
     executions.update(totals["executions"])
+    checked, judged = [], {key.rpartition(":")[0] for key in totals["verdicts"]}
+    for job in jobs:
+        if job.get("verify") or job.get("id") in judged:
+            ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
+            checked += [(dict(ids, verdict=v), totals["verdicts"].get(f"{ids['job_id']}:{v}", 0))
+                        for v in _VERIFY_RANK]
+    family("job_verdicts_total", "counter", "Runs whose answer was checked, by verdict "
+           "(a watchdog's verdicts count for the job it watches).", checked)
     family("executions_total", "counter", "Runs finished, by outcome (unknown: the process "
            "died).", [({"status": s}, n) for s, n in sorted(executions.items())])
     family("skips_total", "counter", "Slots that did not fire, by reason (see 'why').",
@@ -10591,7 +11457,7 @@ def _why(home, ref):
     now = home.now()
     job = home.job(ref)
     out = {"job_id": job["id"], "slot": None, "verdict": None, "message": None,
-           "execution": None, "skip": None}
+           "execution": None, "skip": None, "checked": None}
     state = _job_state(job)
     try:
         schedule = _checked_schedule(job.get("schedule"), job)
@@ -10630,6 +11496,12 @@ def _why(home, ref):
                 "unknown": "its run's outcome is unknown (the process died mid-run)",
                 "running": "it is running now"}[verdict]
         detail = f": {_error_summary(row['error'])}" if row["error"] else ""
+        checks = home.ledger.verdicts([row["id"]]).get(row["id"])
+        if checks:  # what its checks found: the run's own, then watchdogs'
+            out["checked"] = [{"by": c["checked_by"], "verdict": c["verdict"]} for c in checks]
+            detail += "; its answer was " + ", ".join(
+                c["verdict"] + ("" if c["checked_by"] == job["id"] else
+                                f" (watchdog {c['checked_by']})") for c in checks)
         out.update(verdict=verdict, message=f"slot {instant}: {text} (execution {row['id']}, "
                                             f"{row['source']}){detail}")
     elif skips:
@@ -10937,9 +11809,9 @@ def _unit_escape(value):
 
 _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "model",
                  "api_key_env")
-_EDITABLE = frozenset(_PLAIN_FIELDS + tuple(_STORED_ONLY) + (
+_EDITABLE = frozenset(_PLAIN_FIELDS + _UPSTREAM_OPTIONS + (
     "schedule", "name", "deliver", "repeat", "skills", "no_agent", "context_from",
-    "failure_deliver", "allow_scan"))
+    "failure_deliver", "allow_scan", "verify", "on_unverified", "watch"))
 
 
 def _check_not_in_job(home, command):
@@ -10990,7 +11862,8 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
              skills=None, script=None, no_agent=False, context_from=None, model=None,
              provider=None, base_url=None, workdir=None, paused=False, reason=None,
              failure_deliver=None, allow_scan=None, api_key_env=None, reasoning_effort=None,
-             monitor_script=None, monitor_url=None, interpreter=None):
+             monitor_script=None, monitor_url=None, interpreter=None, verify=None,
+             on_unverified=None, watch=None):
     """``CronHome.add_job`` on the scheduler *home* (its store may be a job list in memory)."""
     _check_not_in_job(home, "add")
     now = home.now()
@@ -11026,6 +11899,13 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
     if reason and not paused:
         raise InvalidInputError("a pause reason needs --paused", reason,
                                 "add --paused or drop --reason")
+    checks = _check_verify(verify, home.scripts_dir, job.get("workdir"))
+    if checks:
+        job["verify"] = checks
+    if _check_on_unverified(on_unverified):
+        job["on_unverified"] = on_unverified
+    if watch:
+        job["watch"] = watch  # resolved to ids against the store below
     job["name"] = _job_name(name, job)
     allow = _check_allow_scan(allow_scan)
     if allow:
@@ -11036,6 +11916,8 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
 
     def change(jobs):
         job["context_from"] = _resolve_context(jobs, context_from, job["id"])
+        if watch:
+            job["watch"] = _resolve_watch(jobs, watch, job["id"])
         # A name derived from the prompt may repeat another job's.
         _check_names(jobs, job, unique=isinstance(name, str) and bool(name.strip()))
         jobs.append(_ordered(job))
@@ -11391,12 +12273,13 @@ def _runs_html(rows, names=None):
         if names is not None:
             cells.append(f'<a href="{_job_href(row["job_id"])}">'
                          f'{_h(names.get(row["job_id"]) or row["job_id"])}</a>')
-        cells += [_outcome_html(row["status"]), _h(row["source"]), _when_html(row["claimed_at"]),
+        cells += [_outcome_html(row["status"]), _h(row.get("verdict") or ""), _h(row["source"]),
+                  _when_html(row["claimed_at"]),
                   _h(f"{duration:g} s" if duration is not None else None),
                   _h(_error_summary(row["error"], 120) if row["error"] else "")]
         out.append(cells)
     head = ("Execution",) + (("Job",) if names is not None else ()) + (
-        "Status", "Source", "Claimed", "Took", "Error")
+        "Status", "Verdict", "Source", "Claimed", "Took", "Error")
     return _html_table(head, out, "No executions recorded.")
 
 
@@ -11610,14 +12493,19 @@ class CronHome:
                 provider=None, base_url=None, workdir=None, paused=False, reason=None,
                 failure_deliver=None, allow_scan=None, api_key_env=None,
                 reasoning_effort=None, monitor_script=None, monitor_url=None,
-                interpreter=None):
+                interpreter=None, verify=None, on_unverified=None, watch=None):
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
         ``InvalidInputError`` (nothing is written) for any invalid field.
-        *reasoning_effort*, *monitor_script*, *monitor_url* and *interpreter*
-        are upstream Hermes' fields, stored as it stores them and not acted on
-        here (``show`` and ``doctor`` say so).
+        *reasoning_effort* and *interpreter* are upstream Hermes' fields,
+        stored as it stores them and not acted on here (``show`` and
+        ``doctor`` say so).  *monitor_script* or *monitor_url* gate the agent
+        on a change of the watched source.  *verify* is a list of checks the
+        answer must pass before it is delivered (short forms such as
+        ``"url"`` or ``"git:/srv/repo@main"``, or dicts); *on_unverified* is
+        ``withhold`` (the default) or ``mark``; *watch* makes the job a
+        watchdog that runs its checks on the latest runs of the jobs named.
         """
         return _add_job(self.scheduler, schedule, prompt, name=name, tz=tz, deliver=deliver,
                         repeat=repeat, skills=skills, script=script, no_agent=no_agent,
@@ -11626,7 +12514,8 @@ class CronHome:
                         failure_deliver=failure_deliver, allow_scan=allow_scan,
                         api_key_env=api_key_env, reasoning_effort=reasoning_effort,
                         monitor_script=monitor_script, monitor_url=monitor_url,
-                        interpreter=interpreter)
+                        interpreter=interpreter, verify=verify, on_unverified=on_unverified,
+                        watch=watch)
 
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
@@ -11663,7 +12552,7 @@ class CronHome:
                     new["failure_deliver"] = _check_deliver(changes["failure_deliver"])
                 else:
                     new.pop("failure_deliver", None)
-            stored_only = {k: v for k, v in changes.items() if k in _STORED_ONLY
+            stored_only = {k: v for k, v in changes.items() if k in _UPSTREAM_OPTIONS
                            and v is not None}
             for key, value in _stored_only_fields(stored_only, scripts_dir).items():
                 if value is None:
@@ -11679,6 +12568,19 @@ class CronHome:
                     del new["allow_scan"]
             if changes.get("context_from") is not None:
                 new["context_from"] = _resolve_context(jobs, changes["context_from"], new["id"])
+            if changes.get("watch") is not None:
+                new["watch"] = _resolve_watch(jobs, changes["watch"] or None, new["id"])
+                if not new["watch"]:
+                    new.pop("watch")
+            if changes.get("verify") is not None:
+                new["verify"] = _check_verify(changes["verify"] or None, scripts_dir,
+                                              new.get("workdir"))
+                if not new["verify"]:
+                    new.pop("verify")
+            if changes.get("on_unverified") is not None:
+                new["on_unverified"] = _check_on_unverified(changes["on_unverified"])
+                if not new["on_unverified"]:
+                    new.pop("on_unverified")
             old_kind = (job.get("schedule") or {}).get("kind")
             if changes.get("schedule") is not None:
                 new["schedule"] = parse_schedule(changes["schedule"], now=now, tz=zone)
@@ -11898,7 +12800,9 @@ class CronHome:
                 job_id = self.job(ref)["id"]
             except JobNotFoundError:
                 job_id = ref  # the runs of a removed job stay readable by id
-        return self.scheduler.ledger.rows(job_id, limit)
+        ledger = self.scheduler.ledger
+        rows = ledger.rows(job_id, limit)
+        return _with_verdicts(ledger, rows)
 
     def incidents(self, state=None, ref=None):
         """Return incident rows (the table's columns), most recently seen first."""
@@ -12154,16 +13058,31 @@ def _parser(wanted=None):
         pin.add_argument("--pin", action="store_true", default=None,
                          help="set --model and --provider to config agent's, so a later "
                               "change there leaves this job alone (ignored with --model)")
+        replaces = " (repeatable; replaces the list, '' clears it)" if editing else \
+            " (repeatable)"
+        p.add_argument("--verify", action="append", metavar="CHECK",
+                       help="a check the answer must pass before it is delivered: url, "
+                            "url:REGEX, path:FILE, path-new:FILE, git:REPO[@BRANCH], "
+                            "match:REGEX, no-match:REGEX, script:NAME or a JSON object"
+                            + replaces)
+        p.add_argument("--on-unverified", metavar="WHAT",
+                       help="withhold (default: an answer that fails its checks is not "
+                            "delivered) or mark (delivered after a warning line)"
+                            + ("; '' clears it" if editing else ""))
+        p.add_argument("--watch", action="append", metavar="JOB",
+                       help="make this job a watchdog: its --verify checks run on the "
+                            "latest runs of JOB" + replaces)
         # Upstream's: stored as it stores them, not acted on here ('show', 'doctor').
         clears = "; '' clears it" if editing else ""
         stored = "upstream Hermes' field, stored but not acted on here" + clears
         p.add_argument("--reasoning-effort", metavar="LEVEL",
                        help=f"none, minimal, low, medium, high, xhigh, max or ultra: {stored}")
         p.add_argument("--monitor-script", metavar="NAME",
-                       help=f"a script in the scripts dir whose changed output wakes the "
-                            f"agent: {stored}")
+                       help="a script in the scripts dir whose output is read before the "
+                            "agent: unchanged, the run is suppressed (no model call)" + clears)
         p.add_argument("--monitor-url", metavar="URL",
-                       help=f"an http(s) URL whose changed body wakes the agent: {stored}")
+                       help="an http(s) URL read before the agent: an unchanged body "
+                            "suppresses the run (no model call)" + clears)
         p.add_argument("--interpreter", metavar="PATH",
                        help=f"the Python (absolute or ~) for a .py script: {stored}")
         if editing:
@@ -12503,10 +13422,11 @@ def _job_fields_from(args, editing, job=None):
     """The ``add_job``/``edit_job`` keywords *args* give; *job* is the one edited."""
     fields = {key: getattr(args, key, None) for key in (
         "name", "tz", "deliver", "failure_deliver", "repeat", "skills", "script", "no_agent",
-        "context_from", "model", "provider", "base_url", "workdir", "allow_scan", "api_key_env")
-        + tuple(_STORED_ONLY)}
-    if fields["allow_scan"] is not None:
-        fields["allow_scan"] = [rule for rule in fields["allow_scan"] if rule]
+        "context_from", "model", "provider", "base_url", "workdir", "allow_scan", "api_key_env",
+        "verify", "on_unverified", "watch") + _UPSTREAM_OPTIONS}
+    for key in ("allow_scan", "verify", "watch"):  # '' empties the list
+        if fields[key] is not None:
+            fields[key] = [item for item in fields[key] if item]
     if editing:
         fields["schedule"], fields["prompt"] = args.schedule, args.prompt
         if args.clear_skills:
@@ -12910,6 +13830,7 @@ def _cmd_runs(home, args):
         print(_printable(f"{row['id']} {row['status']} job={row['job_id']} "
                          f"source={row['source']} {when}"
                          + (f" took {took:g} s" if took is not None else "")
+                         + (f" verdict={row['verdict']}" if row.get("verdict") else "")
                          + names.get(row["job_id"], "")))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")
@@ -13194,6 +14115,18 @@ def _cmd_show(home, args):
             ("prompt", _one_line(job.get("prompt") or "-", 100))]
     if _allowed_rules(job):
         rows.append(("allows", "injection-scanner rules " + ", ".join(_allowed_rules(job))))
+    if job.get("monitor_script") or job.get("monitor_url"):
+        state = job.get("monitor_state") if isinstance(job.get("monitor_state"), dict) else {}
+        rows.append(("monitor", f"{job.get('monitor_script') or job.get('monitor_url')}: the "
+                                f"agent runs only when it changes (last change "
+                                f"{state.get('last_changed_at') or 'not seen yet'})"))
+    if isinstance(job.get("verify"), list) and job["verify"]:
+        rows.append(("verify", "; ".join(_verify_text(c) for c in job["verify"]
+                                         if isinstance(c, dict))
+                     + ("" if job.get("watch") else
+                        f" (unverified: {job.get('on_unverified') or 'withhold'})")))
+    if job.get("watch"):
+        rows.append(("watches", ", ".join(str(j) for j in job["watch"])))
     if view["not_acted_on"]:
         rows.append(("ignored", "stored for upstream Hermes, not acted on here: " + ", ".join(
             f"{k}={job[k]}" for k in view["not_acted_on"])))
@@ -13203,7 +14136,8 @@ def _cmd_show(home, args):
     for row in view["runs"]:
         took = f"{row['duration_seconds']:g} s" if row["duration_seconds"] is not None else "-"
         print(_printable(f"  {row['id']} {row['status']} source={row['source']} "
-                         f"{row['claimed_at']} took {took}"))
+                         f"{row['claimed_at']} took {took}"
+                         + (f" verdict={row['verdict']}" if row.get("verdict") else "")))
         if row["error"]:
             print(f"      {_printable(_error_summary(row['error']))}")
     for row in view["incidents"]:

@@ -13771,18 +13771,18 @@ def test_doctor_and_show_name_each_upstream_field_this_runner_ignores(home, cli,
     assert found == [
         (job["id"], f"reasoning_effort='high' {tail}the agent runs at its own default effort; "
                     f"to clear it: edit {job['id']} --reasoning-effort ''"),
-        (job["id"], f"monitor_script='watch.sh' {tail}the agent runs at every due slot, "
-                    f"whatever the monitor would print; to clear it: edit {job['id']} "
-                    f"--monitor-script ''"),
         (job["id"], f"interpreter='~/venvs/report/bin/python' {tail}a .py script runs as its "
                     f"#! line says, else under hermes_cron's Python; to clear it: edit "
                     f"{job['id']} --interpreter ''")]
     assert home.doctor()["ok"] is False  # a finding: the job asked for what it does not get
     rc, out, _ = cli("show", "w")
     assert rc == 0 and "ignored    stored for upstream Hermes, not acted on here: " \
-        "reasoning_effort=high, monitor_script=watch.sh, interpreter=~/venvs/report/bin/python" \
-        in out.splitlines()
-    assert json.loads(cli("show", "w", "--json")[1])["not_acted_on"] == list(STORED_ONLY)
+        "reasoning_effort=high, interpreter=~/venvs/report/bin/python" in out.splitlines()
+    # The monitor gates the agent here (section 16.2): acted on, so not a finding.
+    assert "monitor    watch.sh: the agent runs only when it changes (last change not seen " \
+        "yet)" in out.splitlines()
+    assert json.loads(cli("show", "w", "--json")[1])["not_acted_on"] == [
+        "reasoning_effort", "interpreter"]
     assert json.loads(cli("show", "plain", "--json")[1])["not_acted_on"] == []
     assert "ignored" not in cli("show", "plain")[1]
     home.edit_job("w", reasoning_effort="", monitor_script="", interpreter="")
