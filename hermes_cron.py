@@ -10944,6 +10944,8 @@ def _agent_words(job):
     """What runs a job, for ``show`` and its page: ``provider/model`` or the default."""
     if job.get("no_agent"):
         return "none (no_agent)"
+    if job.get("watch"):
+        return "none (a watchdog: its checks run on the watched jobs' runs)"
     return "/".join(str(job[k]) for k in ("provider", "model") if job.get(k)) or "default runner"
 
 
@@ -11121,8 +11123,8 @@ def _preflight(home, job):
     except InvalidInputError as exc:
         found.append(("credential_guard", f"{exc}; the tick pauses the job instead of "
                                           f"running it"))
-    if job.get("no_agent") or home.runner is not None:
-        pass
+    if job.get("no_agent") or job.get("watch") or home.runner is not None:
+        pass  # no agent runs (a watchdog runs its checks alone), or one is given
     elif not provider and not agent.get("command"):
         found.append(("runner_missing", "agent job but no agent runner is configured, so every "
                       "run fails blocked_config: set config agent.command (a command that "

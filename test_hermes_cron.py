@@ -8600,6 +8600,467 @@ def test_callable_runner_errors_are_told_apart_by_their_exception(home, tmp_path
     assert home.run_job(job["id"])["error"] == "Unreadable: (its message could not be read)"
 
 
+# ---- 16.1-16.2 a run's claims are checked: verifiers, watchdogs, the monitor gate (issue 25) --
+
+
+class _Web:
+    """A real HTTP site on 127.0.0.1: ``pages`` maps a path to (status, headers, body)."""
+
+    def __init__(self):
+        import http.server
+
+        web = self
+        self.pages, self.seen, self.hold = {}, [], threading.Event()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def answer(self, body):
+                web.seen.append((self.command, self.path))
+                if self.path == "/hang":
+                    web.hold.wait(30)
+                status, headers, text = web.pages.get(self.path, (404, {}, "not found"))
+                if self.command == "HEAD" and headers.get("no-head"):
+                    status, headers, text = 405, {}, ""
+                self.send_response(status)
+                for key, value in headers.items():
+                    if key != "no-head":
+                        self.send_header(key, value)
+                data = text.encode()
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if body:
+                    self.wfile.write(data)
+
+            def do_HEAD(self):
+                self.answer(False)
+
+            def do_GET(self):
+                self.answer(True)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.hold.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def web():
+    s = _Web()
+    yield s
+    s.close()
+
+
+def _answers(home, *texts):
+    """Make the home's agent answer *texts* in turn; returns the prompts it was given."""
+    it, prompts = iter(texts), []
+    home.runner = lambda prompt, job: prompts.append(prompt) or next(it)
+    home.scheduler.runner = home.runner
+    return prompts
+
+
+def _verdict_rows(home):
+    return upstream_sql(home, "SELECT execution_id, job_id, checked_by, verdict, findings "
+                              "FROM cron_verdicts ORDER BY rowid")
+
+
+VERIFY_FORMS = [
+    ("url", {"check": "url"}),
+    ("url:/posts/", {"check": "url", "pattern": "/posts/"}),
+    ("path:out/a.md", {"check": "path", "path": "out/a.md"}),
+    ("path-new:out/a.md", {"check": "path", "path": "out/a.md", "newer": True}),
+    ("git:/srv/blog", {"check": "git", "repo": "/srv/blog"}),
+    ("git:/srv/blog@main", {"check": "git", "repo": "/srv/blog", "branch": "main"}),
+    ("match:post-\\d+", {"check": "regex", "pattern": "post-\\d+"}),
+    ("no-match:(?i)lorem", {"check": "regex", "pattern": "(?i)lorem", "match": False}),
+    ("script:check.sh", {"check": "script", "script": "check.sh"}),
+    ('{"check": "url", "deadline": 5, "required": false}',
+     {"check": "url", "deadline": 5, "required": False}),
+]
+
+
+@pytest.mark.parametrize("text, stored", VERIFY_FORMS, ids=[t for t, _ in VERIFY_FORMS])
+def test_verify_short_forms_are_stored_as_check_objects_and_shown_back(home, tmp_path, text,
+                                                                       stored):
+    (tmp_path / "scripts" / "check.sh").write_text("exit 0\n")
+    job = home.add_job("every 1h", "p", verify=[text], workdir=str(tmp_path))
+    assert job["verify"] == [stored] and "on_unverified" not in job
+    shown = hc._verify_text(stored)
+    assert shown == text if not text.startswith("{") else json.loads(shown) == stored
+
+
+VERIFY_REFUSALS = [
+    (["bogus"], "verify: unknown check: 'bogus': write one of url, url:REGEX, path:FILE, "
+                "path-new:FILE, git:REPO[@BRANCH], match:REGEX, no-match:REGEX, script:NAME, "
+                "or a JSON object"),
+    (["url:("], "verify check 1 (url): pattern is not a valid regular expression (missing ), "
+                "unterminated subpattern at position 0): '(': fix the pattern (Python re syntax)"),
+    (["url", '{"check": "url", "deadline": 0}'],
+     "verify check 2 (url): deadline must be seconds from 1 to 600: 0: fix deadline or leave "
+     "it out"),
+    (['{"check": "path", "pathz": "a"}'],
+     "verify check 1 (path): unknown key 'pathz': '{\"check\": \"path\", \"pathz\": \"a\"}': "
+     "path checks take path, pattern, newer, required"),
+    (["path:a.md"], "verify check 1 (path): a relative path needs the job's workdir: 'a.md': "
+                    "set --workdir, or give an absolute path"),
+    (["git:srv/blog"], "verify check 1 (git) needs the repository's absolute path: "
+                       "'srv/blog': write git:/path/to/repo[@branch]"),
+    (["script:missing.sh"], "verify check 1 (script): script not found in the scripts dir "),
+]
+
+
+@pytest.mark.parametrize("checks, message", VERIFY_REFUSALS, ids=[m[:40] for _, m in
+                                                                  VERIFY_REFUSALS])
+def test_verify_refuses_a_bad_check_naming_it_and_writes_nothing(home, checks, message):
+    with pytest.raises(hc.InvalidInputError) as err:
+        home.add_job("every 1h", "p", verify=checks)
+    assert str(err.value).startswith(message)
+    assert home.jobs() == []
+
+
+def test_on_unverified_and_watch_are_checked(home):
+    with pytest.raises(hc.InvalidInputError, match=r"^on_unverified must be withhold or mark: "
+                                                   r"'drop': use withhold"):
+        home.add_job("every 1h", "p", on_unverified="drop")
+    target = home.add_job("every 1h", "p", name="target")
+    with pytest.raises(hc.InvalidInputError, match=r"^a watchdog \(watch\) needs the checks"):
+        home.add_job("every 1h", watch=["target"])
+    with pytest.raises(hc.InvalidInputError, match=r"^a watchdog \(watch\) runs no agent or "
+                                                   r"script of its own: 'prompt'"):
+        home.add_job("every 1h", "also talk", watch=["target"], verify=["url"])
+    with pytest.raises(hc.JobNotFoundError):
+        home.add_job("every 1h", watch=["nobody"], verify=["url"])
+    dog = home.add_job("every 1h", name="dog", watch=["target"], verify=["url"])
+    assert dog["watch"] == [target["id"]] and dog["prompt"] == ""
+    with pytest.raises(hc.InvalidInputError, match="a watchdog cannot watch itself"):
+        home.edit_job("dog", watch=["dog"])
+    assert [j["name"] for j in home.jobs()] == ["target", "dog"]
+
+
+def test_the_articles_permalink_that_404s_fails_the_run_until_the_page_exists(
+        home, clock, web, tmp_path):
+    write_config(home, {"verify_allow_networks": ["127.0.0.0/8"]})
+    out = tmp_path / "delivered.txt"
+    post = f"{web.url}/blog/post-42"
+    answer = f"Published the weekly post: {post}"
+    _answers(home, answer, answer)
+    job = home.add_job("every 1h", "Write and publish the weekly post", name="publisher",
+                       verify=["url"], deliver=f"file:{out}")
+    clock.advance(seconds=3600)
+    home.tick()
+    [row] = home.runs()
+    error = f"verify url: {post} answered 404"
+    assert (row["status"], row["error"], row["verdict"]) == ("failed", error, "unverified")
+    # Not delivered: the target got the failure alert, never the claim.
+    assert answer not in out.read_text() and error in out.read_text()
+    [incident] = home.incidents()
+    assert (incident["failure_type"], incident["state"], incident["error"]) == (
+        "unverified", "alerted", error)
+    assert home.job("publisher")["last_status"] == "error"
+    doc = open(incident["output_file"]).read()
+    assert "**Status:** unverified\n**Verdict:** unverified\n" in doc
+    assert f"## Verification\n\n- unverified: url {post}: answered 404\n" in doc
+    assert ("HEAD", "/blog/post-42") in web.seen
+    # The page goes up; the next run's claim is verified and delivered.
+    web.pages["/blog/post-42"] = (200, {}, "the post")
+    clock.advance(seconds=3600)
+    home.tick()
+    newest = home.runs()[0]
+    assert (newest["status"], newest["error"], newest["verdict"]) == ("completed", None,
+                                                                      "verified")
+    assert out.read_text().endswith(f"\n{answer}\n\n")
+    assert home.incidents()[0]["state"] == "resolved"
+    assert [(r["job_id"], r["checked_by"], r["verdict"], json.loads(r["findings"]))
+            for r in _verdict_rows(home)] == [
+        (job["id"], job["id"], "unverified",
+         [{"check": "url", "claim": post, "result": "unverified", "evidence": "answered 404"}]),
+        (job["id"], job["id"], "verified",
+         [{"check": "url", "claim": post, "result": "verified", "evidence": "answered 200"}])]
+    metrics = hc._metrics_text(home.scheduler)
+    for verdict, n in (("verified", 1), ("unverified", 1), ("unverifiable", 0)):
+        assert (f'hermes_cron_job_verdicts_total{{job_id="{job["id"]}",job_name="publisher",'
+                f'verdict="{verdict}"}} {n}') in metrics.splitlines()
+
+
+def test_mark_delivers_an_unverified_answer_after_a_warning_line(home, web, tmp_path):
+    write_config(home, {"verify_allow_networks": ["127.0.0.1/32"]})
+    out = tmp_path / "delivered.txt"
+    _answers(home, f"See {web.url}/gone.")
+    home.add_job("every 1h", "p", name="m", verify=["url"], on_unverified="mark",
+                 deliver=f"file:{out}")
+    row = home.run_job("m")
+    assert row["status"] == "failed" and row["delivery_outcome"] == "delivered"
+    assert out.read_text().split("\n", 1)[1] == (
+        f"Warning: this answer did not pass its checks: verify url: {web.url}/gone answered "
+        f"404\n\nSee {web.url}/gone.\n\n")
+    assert home.incidents()[0]["failure_type"] == "unverified"
+
+
+def test_url_check_follows_redirects_on_the_answers_hosts_and_gets_where_head_is_refused(
+        home, web):
+    write_config(home, {"verify_allow_networks": ["127.0.0.0/8"]})
+    web.pages.update({
+        "/old": (301, {"Location": "/new"}, ""), "/new": (302, {"Location": "/final"}, ""),
+        "/final": (200, {}, "ok"), "/away": (302, {"Location": "https://example.org/x"}, ""),
+        "/loop": (302, {"Location": "/loop"}, ""), "/gets": (200, {"no-head": "1"}, "ok")})
+    answer = " ".join(f"{web.url}{p}" for p in ("/old", "/away", "/loop", "/gets"))
+    verdict = hc._verify_answer(home.scheduler, {}, [{"check": "url"}], answer,
+                                {"eid": "e", "job_id": "j", "started": home.now(),
+                                 "document": None, "workdir": None})
+    assert [(f.result, f.evidence) for f in verdict.findings] == [
+        ("verified", "answered 200 after 2 redirects"),
+        ("verified", "answered 302 (to example.org, not followed: not a host the answer "
+                     "names)"),
+        ("unverified", "redirected more than 5 times"),
+        ("verified", "answered 200")]
+    assert ("GET", "/gets") in web.seen and verdict.verdict == "unverified"
+
+
+def test_url_check_never_contacts_a_private_address_unless_allowed(home, web):
+    # Loopback is not allowed by default: the check cannot become a scanner.
+    _answers(home, f"Done: {web.url}/post")
+    web.pages["/post"] = (200, {}, "ok")
+    home.add_job("every 1h", "p", name="lan", verify=["url"])
+    row = home.run_job("lan")
+    assert row["status"] == "failed" and row["error"] == (
+        f"verify url: {web.url}/post could not be checked: 127.0.0.1 resolves to 127.0.0.1, "
+        f"a private or local address a check may not contact (allow it with config "
+        f"verify_allow_networks) (unverifiable)")
+    assert web.seen == [] and home.runs()[0]["verdict"] == "unverifiable"
+    assert home.incidents()[0]["failure_type"] == "unverifiable"
+    assert hc.classify_failure(row["error"]) == "unverifiable"
+
+
+def test_url_check_that_cannot_finish_is_unverifiable_never_verified(home, web):
+    write_config(home, {"verify_allow_networks": ["127.0.0.0/8"]})
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there: refused
+    answer = f"{web.url}/hang and http://127.0.0.1:{port}/x"
+    verdict = hc._verify_answer(home.scheduler, {}, [{"check": "url", "deadline": 1}], answer,
+                                {"eid": "e", "job_id": "j", "started": home.now(),
+                                 "document": None, "workdir": None})
+    results = [(f.claim, f.result) for f in verdict.findings]
+    assert results == [(f"{web.url}/hang", "unverifiable"),
+                       (f"http://127.0.0.1:{port}/x", "unverifiable")]
+    assert verdict.findings[0].evidence == "the check's deadline of 1 s passed"
+    assert verdict.verdict == "unverifiable"
+
+
+def test_an_answer_without_the_claim_a_check_needs_is_unverified(home):
+    verdict = hc._verify_answer(home.scheduler, {}, [{"check": "url", "pattern": "/posts/"}],
+                                "nothing published today", {"started": home.now()})
+    assert (verdict.verdict, verdict.error) == (
+        "unverified", "verify url: the answer names no URL matching the pattern")
+    optional = hc._verify_answer(home.scheduler, {}, [{"check": "url", "required": False}],
+                                 "nothing", {"started": home.now()})
+    assert optional.verdict == "verified"
+
+
+def test_path_check_reads_the_workdir_and_can_ask_for_files_the_run_wrote(home, clock,
+                                                                          tmp_path):
+    work = tmp_path / "site"
+    (work / "posts").mkdir(parents=True)
+    (work / "posts" / "old.md").write_text("old")
+    os.utime(work / "posts" / "old.md", (clock().timestamp() - 86400,) * 2)
+    context = {"eid": "e", "job_id": "j", "started": clock(), "document": None,
+               "workdir": str(work)}
+    checks = [{"check": "path", "pattern": r"posts/\S+\.md"},
+              {"check": "path", "path": "posts/old.md", "newer": True}]
+    verdict = hc._verify_answer(home.scheduler, {}, checks,
+                                "Wrote posts/old.md and posts/new.md", context)
+    assert [(f.claim, f.result, f.evidence) for f in verdict.findings] == [
+        ("posts/old.md", "verified", "exists (3 bytes)"),
+        ("posts/new.md", "unverified", "does not exist"),
+        ("posts/old.md", "unverified", "was last changed at 2026-03-05T12:00:00+00:00, before "
+                                       "the run started")]
+    assert verdict.error == "verify path: posts/new.md does not exist (and 1 more)"
+
+
+def test_git_check_finds_named_commits_in_a_real_repository(home, tmp_path):
+    repo = tmp_path / "repo"
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    (repo / "a").write_text("a")
+    subprocess.run(git + ["add", "a"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "a"], check=True)
+    main = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    subprocess.run(git + ["checkout", "-q", "-b", "side"], check=True)
+    (repo / "b").write_text("b")
+    subprocess.run(git + ["add", "b"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "b"], check=True)
+    side = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    checks = [{"check": "git", "repo": str(repo), "branch": "main"}]
+    context = {"started": home.now()}
+    answer = f"Committed {main} and {side}; also deadbeefcafe1234."
+    verdict = hc._verify_answer(home.scheduler, {}, checks, answer, context)
+    assert [(f.claim, f.result, f.evidence) for f in verdict.findings] == [
+        (main, "verified", f"is on main in {repo}"),
+        (side, "unverified", f"is not reachable from main in {repo}"),
+        ("deadbeefcafe1234", "unverified", f"is not a commit in {repo}")]
+    plain = hc._verify_answer(home.scheduler, {}, [{"check": "git", "repo": str(repo)}],
+                              f"Committed {side}", context)
+    assert plain.verdict == "verified"
+    gone = hc._verify_answer(home.scheduler, {}, [{"check": "git", "repo": str(tmp_path)}],
+                             f"Committed {side}", context)
+    assert gone.verdict == "unverifiable"
+    assert gone.findings[0].evidence.startswith(f"{tmp_path} is not a readable git repository")
+
+
+def test_regex_checks_must_and_must_not_match(home):
+    checks = [{"check": "regex", "pattern": r"post-\d+"},
+              {"check": "regex", "pattern": "(?i)lorem ipsum", "match": False}]
+    ok = hc._verify_answer(home.scheduler, {}, checks, "post-42 is up", {})
+    bad = hc._verify_answer(home.scheduler, {}, checks, "Lorem ipsum dolor", {})
+    assert ok.verdict == "verified"
+    assert [f.evidence for f in bad.findings] == [
+        "the answer does not match 'post-\\\\d+'",
+        "the answer matches '(?i)lorem ipsum' (at 'Lorem ipsum')"]
+
+
+def test_script_verifier_reads_the_answer_and_its_run_and_its_exit_decides(home, tmp_path):
+    script = tmp_path / "scripts" / "check.sh"
+    script.write_text('read -r line\necho "saw $line for $HERMES_CRON_JOB_ID '
+                      '$HERMES_CRON_EXECUTION_ID in $(basename "$HERMES_CRON_OUTPUT_FILE")"\n'
+                      'case "$line" in *good*) exit 0;; *later*) exit 75;; *) exit 3;; esac\n')
+    _answers(home, "all good", "try later", "it broke")
+    home.add_job("every 1h", "p", name="s", verify=["script:check.sh"])
+    rows = [home.run_job("s") for _ in range(3)]
+    job_id = home.job("s")["id"]
+    docs = [os.path.basename(hc._run_answer(home.scheduler, job_id, r["id"])[0]) for r in rows]
+    assert [(r["status"], r["error"]) for r in rows] == [
+        ("completed", None),
+        ("failed", f"verify script: check.sh could not be checked: saw try later for {job_id} "
+                   f"{rows[1]['id']} in {docs[1]} (unverifiable)"),
+        ("failed", f"verify script: check.sh exit 3: saw it broke for {job_id} {rows[2]['id']} "
+                   f"in {docs[2]}")]
+    assert json.loads(_verdict_rows(home)[0]["findings"])[0]["evidence"] == \
+        f"saw all good for {job_id} {rows[0]['id']} in {docs[0]}"
+
+
+def test_a_silent_run_claims_nothing_and_is_not_checked(home):
+    _answers(home, "[SILENT]")
+    home.add_job("every 1h", "p", name="q", verify=["url"])
+    row = home.run_job("q")
+    assert row["status"] == "completed" and _verdict_rows(home) == []
+
+
+def test_a_watchdog_audits_another_jobs_runs_and_opens_its_incidents(home, clock, web,
+                                                                      tmp_path):
+    write_config(home, {"verify_allow_networks": ["127.0.0.0/8"]})
+    web.pages["/ok"] = (200, {}, "ok")
+    _answers(home, f"Posted {web.url}/ok", f"Posted {web.url}/missing")
+    fleet = home.add_job("every 1h", "post something", name="poster")
+    first, second = home.run_job("poster"), home.run_job("poster")
+    assert [first["status"], second["status"]] == ["completed", "completed"]  # trusted
+    out = tmp_path / "audit.txt"
+    dog = home.add_job("every 1h", name="auditor", watch=["poster"], verify=["url"],
+                       deliver=f"file:{out}")
+    run = home.run_job("auditor")
+    assert run["status"] == "completed"
+    error = f"verify url: {web.url}/missing answered 404"
+    assert out.read_text().split("\n", 1)[1] == (
+        f"Checked 2 runs: 1 verified, 1 unverified\n\n"
+        f"- poster run {second['id']}: {error}\n- poster run {first['id']}: verified\n\n")
+    assert [(r["execution_id"], r["job_id"], r["checked_by"], r["verdict"])
+            for r in _verdict_rows(home)] == [
+        (second["id"], fleet["id"], dog["id"], "unverified"),
+        (first["id"], fleet["id"], dog["id"], "verified")]
+    [incident] = home.incidents()
+    assert (incident["job_id"], incident["failure_type"], incident["error"]) == (
+        fleet["id"], "unverified", f"{error} (found by watchdog auditor)")
+    assert {r["id"]: r.get("verdict") for r in home.runs("poster")} == {
+        first["id"]: "verified", second["id"]: "unverified"}
+    # Checked once: the next watchdog run has nothing new and is silent.
+    again = home.run_job("auditor")
+    assert again["delivery_outcome"] == "suppressed" and len(_verdict_rows(home)) == 2
+
+
+class _Feed:
+    """A feed on a real local server whose body is set by the test."""
+
+    def __init__(self, web):
+        self.web, self.body = web, "item 1\n"
+        web.pages["/feed"] = (200, {}, self.body)
+
+    def set(self, body, status=200):
+        self.body = body
+        self.web.pages["/feed"] = (status, {}, body)
+
+
+def test_the_monitor_gate_calls_the_model_only_when_the_feed_changes(home, clock, web,
+                                                                     tmp_path):
+    feed = _Feed(web)
+    prompts = []
+    home.runner = lambda prompt, job: prompts.append(prompt) or "summary"
+    job = home.add_job("every 5m", "Summarise the feed", name="watcher",
+                       monitor_url=f"{web.url}/feed", deliver=f"file:{tmp_path / 'out'}")
+    for step in range(36):  # three hours, changes at 01:00 and 02:00
+        if step == 12:
+            feed.set("item 1\nitem 2\n")
+        if step == 24:
+            feed.set("item 2\nitem 3\n")
+        clock.advance(seconds=300)
+        home.tick()
+    assert len(prompts) == 3  # the baseline and two changes, not 36 model calls
+    assert "## Run Context\n## Monitor Baseline (first run)" in prompts[0]
+    assert "## MONITOR CHANGE DETECTED" in prompts[2] and "-item 1\n" in prompts[2] and \
+        "+item 3\n" in prompts[2] and "item 3" in prompts[2].split("### Current output")[1]
+    record = home.job("watcher")
+    assert record["monitor_state"] == {
+        "last_output_hash": hashlib.sha256(b"item 2\nitem 3\n").hexdigest(),
+        "last_changed_at": record["monitor_state"]["last_changed_at"]}
+    rows = home.runs(limit=50)
+    assert len(rows) == 36 and {r["status"] for r in rows} == {"completed"}
+    quiet = [r for r in rows if r["delivery_outcome"] == "suppressed"]
+    assert len(quiet) == 33
+    doc = hc._read_head(hc._run_answer(home.scheduler, job["id"], quiet[0]["id"])[0])
+    assert (doc["Status"], doc["Mode"]) == ("no_change (agent run suppressed)", "monitor")
+    # A failing source fails the run as upstream records it and keeps the state.
+    feed.set("boom", status=500)
+    clock.advance(seconds=300)
+    home.tick()
+    failed = home.runs()[0]
+    assert (failed["status"], failed["error"]) == (
+        "failed", "monitor_url fetch failed: HTTP Error 500: Internal Server Error")
+    assert home.job("watcher")["monitor_state"] == record["monitor_state"] and len(prompts) == 3
+
+
+def test_a_monitor_script_gates_like_a_url_and_a_failed_agent_sees_the_change_again(
+        home, clock, tmp_path):
+    (tmp_path / "scripts" / "probe.sh").write_text(f"cat {tmp_path / 'state'}\n")
+    (tmp_path / "state").write_text("v1\n")
+    answers = iter(["first", RuntimeError("model down"), "second"])
+
+    def runner(prompt, job):
+        value = next(answers)
+        if isinstance(value, Exception):
+            raise hc._RunFailed(str(value))
+        return value
+
+    home.runner = runner
+    home.add_job("every 5m", "React", name="probe", monitor_script="probe.sh",
+                 deliver=f"file:{tmp_path / 'out'}")
+    statuses = []
+    for text in ("v1\n", "v2\n", "v2\n", "v2\n"):
+        (tmp_path / "state").write_text(text)
+        clock.advance(seconds=300)
+        home.tick()
+        statuses.append((home.runs()[0]["status"], home.runs()[0]["delivery_outcome"]))
+    # v1 baseline; v2 wakes a failing agent (state kept at v1), so v2 wakes it again; then quiet.
+    assert statuses == [("completed", "delivered"), ("failed", "delivered"),
+                        ("completed", "delivered"), ("completed", "suppressed")]
+
+
 # ---- 17. the plan: deciding is pure (tables), and the tick's edges (issue 21) --------
 
 # Each row: (what it shows, the job record's fields, now, settings changes,
@@ -13432,7 +13893,11 @@ def upstream_job(home, name):
 
 
 def upstream_sql(home, sql, params=()):
-    conn = sqlite3.connect(os.path.join(home.path, "executions.db"))
+    return upstream_sql_path(home.path, sql, params)
+
+
+def upstream_sql_path(path, sql, params=()):
+    conn = sqlite3.connect(os.path.join(path, "executions.db"))
     try:
         conn.row_factory = sqlite3.Row
         return [dict(r) for r in conn.execute(sql, params)]
@@ -13890,6 +14355,41 @@ def test_round_trip_an_upstream_home_ticked_by_hermes_cron_goes_back(tmp_path, v
     listed = hermes(root, "list", "--all").stdout
     assert all(j["name"] in listed for j in jobs if j.get("state") != "completed")
     assert json.loads(ours(root, "list", "--json", "--all").stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", UPSTREAM_VERSIONS)
+def test_homes_with_checked_and_gated_jobs_stay_readable_by_upstream(tmp_path, version):
+    hermes = upstream_hermes(version)
+    root = tmp_path / "hermes"
+    (root / "scripts").mkdir(parents=True)
+    (root / "scripts" / "ok.sh").write_text("echo https://example.org/post\n")
+    (root / "scripts" / "feed.sh").write_text("echo same\n")
+    assert ours(root, "add", "every 1m", "--script", "ok.sh", "--no-agent", "--name", "checked",
+                "--verify", "url", "--verify", "match:post", "--on-unverified", "mark"
+                ).returncode == 0
+    assert ours(root, "add", "every 1h", "watch the feed", "--name", "gated",
+                "--monitor-script", "feed.sh").returncode == 0
+    assert ours(root, "add", "every 1h", "--name", "auditor", "--watch", "checked",
+                "--verify", "url").returncode == 0
+    # A verdict row beside the ledger (no network here, or a name that does not
+    # resolve: unverifiable, a failed run, never verified).
+    ran = ours(root, "run", "checked")
+    assert ran.returncode in (0, 1) and "verdict" not in ran.stderr
+    assert upstream_sql_path(root / "cron", "SELECT count(*) AS n FROM cron_verdicts") == [
+        {"n": 1}]
+    before = {j["name"]: j for j in json.loads((root / "cron" / "jobs.json").read_text())["jobs"]}
+    for argv in (("list", "--all"), ("tick",)):
+        back = hermes(root, *argv)
+        assert back.returncode == 0 and "Traceback" not in back.stderr + back.stdout, \
+            (argv, back.stderr)
+    listed = hermes(root, "list", "--all").stdout
+    assert all(name in listed for name in before)
+    after = {j["name"]: j for j in json.loads((root / "cron" / "jobs.json").read_text())["jobs"]}
+    for name, key in (("checked", "verify"), ("checked", "on_unverified"),
+                      ("gated", "monitor_script"), ("auditor", "watch"), ("auditor", "verify")):
+        assert after[name][key] == before[name][key], (name, key)
+    assert json.loads(ours(root, "runs", "--json").stdout)
 
 
 # ---- 26-28. command line -------------------------------------------------------------
