@@ -9,7 +9,9 @@ on, and tests call with a fake clock.  Every fire is a durable row in
 ``executions.db`` (claimed, running, completed, failed, or unknown when its
 process died), bound to its scheduled slot so no occurrence fires twice; a
 job's result goes through a crash-safe queue (``deliveries.db``) to its
-targets; failures become deduplicated incidents.  It holds at scale: a tick
+targets (a run's answer first passes the job's ``verify`` checks: its URLs
+answer, its files and commits exist); failures become deduplicated
+incidents.  It holds at scale: a tick
 with nothing due reads a small summary (``.jobs.due``), not the store;
 finished runs reach ``jobs.json`` in batches, ledger row first, and the
 ledger's own writes share group commits; capacity is
@@ -9106,7 +9108,7 @@ def _stamp_file(home, name):
 _FIELD_TYPES = (("prompt", str), ("script", str), ("tz", str), ("deliver", str),
                 ("failure_deliver", str), ("workdir", str), ("model", str), ("provider", str),
                 ("base_url", str), ("skills", list), ("context_from", list), ("no_agent", bool),
-                ("allow_scan", list), ("verify", list), ("on_unverified", str))
+                ("allow_scan", list), ("verify", list), ("on_unverified", str), ("watch", list))
 
 
 def _unrunnable(job):
@@ -11980,7 +11982,7 @@ def _file_value(job, key, names):
         return _schedule_text(value)
     if key == "repeat":
         return value.get("times") if isinstance(value, dict) else None
-    if key == "context_from" and isinstance(value, list):
+    if key in ("context_from", "watch") and isinstance(value, list):
         return [names.get(v, v) for v in value]  # a name still means something in another home
     return value
 
@@ -12060,10 +12062,12 @@ def _check_jobs_file(entries, fields):
                                         f"give each job a {key} (text)")
         for key, value in entry.items():
             kind = types.get(key)
+            items = (str, dict) if key == "verify" else str  # a check: its short form or object
             if kind is not None and value is not None and (
                     not isinstance(value, kind) or kind is list and not all(
-                        isinstance(v, str) for v in value)):
-                shown = "a list of text" if kind is list else _TYPE_NAMES[kind]
+                        isinstance(v, items) for v in value)):
+                shown = ("a list of checks (text or objects)" if key == "verify" else
+                         "a list of text") if kind is list else _TYPE_NAMES[kind]
                 raise InvalidInputError(f"{where}: field {key!r} must be {shown}", value,
                                         f"write {key} as {shown}")
         folded = name.strip().casefold()

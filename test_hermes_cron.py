@@ -8743,6 +8743,51 @@ def test_on_unverified_and_watch_are_checked(home):
     assert [j["name"] for j in home.jobs()] == ["target", "dog"]
 
 
+def test_verify_watch_and_on_unverified_go_through_export_apply_and_edit(home, tmp_path):
+    target = home.add_job("every 1h", "p", name="pub", verify=["url", "match:post"],
+                          on_unverified="mark")
+    home.add_job("every 1h", name="dog", watch=["pub"], verify=["url"])
+    entries = json.loads(home.export("jobs"))
+    assert [{k: e.get(k) for k in ("name", "verify", "on_unverified", "watch")}
+            for e in entries] == [
+        {"name": "pub", "verify": [{"check": "url"}, {"check": "regex", "pattern": "post"}],
+         "on_unverified": "mark", "watch": None},
+        {"name": "dog", "verify": [{"check": "url"}], "on_unverified": None,
+         "watch": ["pub"]}]  # a name, as context_from: it still means something elsewhere
+    other = hc.CronHome(tmp_path / "other", clock=home.clock, environ=home.environ)
+    assert [p["action"] for p in other.apply(entries)] == ["create", "create"]
+    assert [p["action"] for p in other.apply(entries)] == ["unchanged", "unchanged"]
+    assert other.job("dog")["watch"] == [other.job("pub")["id"]]
+    entries[0]["verify"] = ["url"]  # a short form is a check too
+    assert [p["action"] for p in other.apply(entries)] == ["update", "unchanged"]
+    entries[0]["verify"] = [3]
+    with pytest.raises(hc.InvalidInputError, match=r"^jobs file entry 1 \('pub'\): field "
+                                                   r"'verify' must be a list of checks"):
+        other.apply(entries)
+    edited = home.edit_job("pub", verify=[], on_unverified="")
+    assert "verify" not in edited and "on_unverified" not in edited
+    assert home.edit_job("dog", verify=["match:x"])["verify"] == [
+        {"check": "regex", "pattern": "x"}]
+    assert target["id"] == home.job("pub")["id"]
+
+
+def test_cli_makes_a_watchdog_and_shows_what_it_checks(home, cli):
+    assert cli("add", "every 1h", "p", "--name", "pub", "--verify", "url",
+               "--verify", "no-match:lorem")[0] == 0
+    rc, out, err = cli("add", "every 1h", "--name", "dog", "--watch", "pub", "--verify", "url")
+    assert rc == 0 and err == ""  # a watchdog needs no agent runner
+    pub = home.job("pub")["id"]
+    shown = cli("show", "dog")[1].splitlines()
+    assert "verify     url" in shown and f"watches    {pub}" in shown
+    assert "agent      none (a watchdog: its checks run on the watched jobs' runs)" in shown
+    assert "verify     url; no-match:lorem (unverified: withhold)" in cli("show", "pub")[1]
+    rc, _, err = cli("edit", "pub", "--on-unverified", "drop")
+    assert rc == 2 and err.startswith("hermes_cron: error: on_unverified must be withhold")
+    rc, _, err = cli("add", "every 1h", "p", "--verify", "nope:x")
+    assert rc == 2 and "verify: unknown check: 'nope:x'" in err
+    assert cli("edit", "pub", "--verify", "")[0] == 0 and "verify" not in home.job("pub")
+
+
 def test_the_articles_permalink_that_404s_fails_the_run_until_the_page_exists(
         home, clock, web, tmp_path):
     write_config(home, {"verify_allow_networks": ["127.0.0.0/8"]})
@@ -14379,7 +14424,7 @@ def test_homes_with_checked_and_gated_jobs_stay_readable_by_upstream(tmp_path, v
     assert upstream_sql_path(root / "cron", "SELECT count(*) AS n FROM cron_verdicts") == [
         {"n": 1}]
     before = {j["name"]: j for j in json.loads((root / "cron" / "jobs.json").read_text())["jobs"]}
-    for argv in (("list", "--all"), ("tick",)):
+    for argv in (("list", "--all"), ("runs",), ("tick",)):
         back = hermes(root, *argv)
         assert back.returncode == 0 and "Traceback" not in back.stderr + back.stdout, \
             (argv, back.stderr)
