@@ -8295,7 +8295,10 @@ class _Finding:
     __slots__ = ("check", "claim", "result", "evidence")
 
     def __init__(self, check, claim, result, evidence):
-        self.check, self.claim, self.result, self.evidence = check, claim, result, evidence
+        # Redacted here, once: a claimed URL can carry a token, and the finding
+        # reaches the ledger, the document and the report.
+        self.check, self.result = check, result
+        self.claim, self.evidence = redact(claim), redact(evidence)
 
     def error(self):
         """The run's error when this finding decides it (``verify url: ... answered 404``)."""
@@ -8359,8 +8362,7 @@ def _verify_answer(home, job, checks, answer, context):
         try:
             findings += _VERIFIERS[kind](home, job, check, answer, context)
         except Exception as exc:  # a checker bug cannot pass a run: it could not check
-            findings.append(_Finding(kind, "", "unverifiable",
-                                     redact(f"{type(exc).__name__}: {exc}")))
+            findings.append(_Finding(kind, "", "unverifiable", f"{type(exc).__name__}: {exc}"))
     return _Verdict(findings)
 
 
@@ -8430,7 +8432,7 @@ def _probe(url, hosts, allowed, end, seconds):
         except _Refused as exc:
             return _Finding("url", url, "unverifiable", str(exc))
         except _HttpFailure as exc:
-            return _Finding("url", url, "unverifiable", redact(str(exc.reason)))
+            return _Finding("url", url, "unverifiable", str(exc.reason))
         if status in (405, 501) and method == "HEAD":
             method = "GET"
             continue
@@ -8530,8 +8532,9 @@ def _verify_path(home, job, check, answer, context):
             continue
         started = context["started"].timestamp()
         if check.get("newer") and st.st_mtime < started:
+            changed = _iso(datetime.fromtimestamp(int(st.st_mtime), _UTC))
             findings.append(_Finding("path", name, "unverified",
-                                     f"was last changed at {_iso(datetime.fromtimestamp(int(st.st_mtime), _UTC))}, before the run started"))
+                                     f"was last changed at {changed}, before the run started"))
         else:
             findings.append(_Finding("path", name, "verified", f"exists ({st.st_size} bytes)"))
     return findings
@@ -8589,7 +8592,8 @@ def _verify_regex(home, job, check, answer, context):
     m = re.search(check["pattern"], answer)
     wanted = check.get("match", True)
     if bool(m) == wanted:
-        return [_Finding("regex", "", "verified", f"the answer {'matches' if m else 'does not match'} {check['pattern']!r}")]
+        said = "matches" if m else "does not match"
+        return [_Finding("regex", "", "verified", f"the answer {said} {check['pattern']!r}")]
     if wanted:
         return [_Finding("regex", "", "unverified",
                          f"the answer does not match {check['pattern']!r}")]
@@ -8611,9 +8615,9 @@ def _verify_script(home, job, check, answer, context):
         stdin_text=answer, timeout=timeout, runs=home.runs, eid=f"{context['eid']}:verify",
         what="verifier script")
     name = check["script"]
-    evidence = redact(_keep_tail((out.strip() or err.strip()), _ERROR_CAP))
+    evidence = _keep_tail((out.strip() or err.strip()), _ERROR_CAP)
     if error is not None:
-        return [_Finding("script", name, "unverifiable", redact(error))]
+        return [_Finding("script", name, "unverifiable", error)]
     if rc == 0:
         return [_Finding("script", name, "verified", evidence or "exit 0")]
     if rc == _EX_TEMPFAIL:

@@ -8899,6 +8899,21 @@ def test_url_check_that_cannot_finish_is_unverifiable_never_verified(home, web):
     assert verdict.verdict == "unverifiable"
 
 
+def test_a_token_in_a_claimed_url_never_reaches_the_verdict_or_the_document(home, web):
+    token = "ghp_R4nd0mT0k3nV4lu3sXyZ12345678abcdEF"
+    _answers(home, f"Posted {web.url}/p?token={token}")
+    job = home.add_job("every 1h", "p", name="t", verify=["url"])
+    row = home.run_job("t")
+    assert row["status"] == "failed" and token not in row["error"]
+    [verdict] = _verdict_rows(home)
+    document = hc._run_answer(home.scheduler, job["id"], row["id"])[0]
+    # The answer is redacted before its checks read it; a finding is redacted again
+    # (a verifier script's evidence, a claim a pattern rebuilt).
+    assert token not in verdict["findings"] and token not in open(document).read()
+    finding = hc._Finding("url", f"https://x.example/p?token={token}", "unverified", token)
+    assert (finding.claim, finding.evidence) == ("https://x.example/p?token=***", "ghp_***")
+
+
 def test_an_answer_without_the_claim_a_check_needs_is_unverified(home):
     verdict = hc._verify_answer(home.scheduler, {}, [{"check": "url", "pattern": "/posts/"}],
                                 "nothing published today", {"started": home.now()})
