@@ -8821,6 +8821,13 @@ def test_the_articles_permalink_that_404s_fails_the_run_until_the_page_exists(
                                                                       "verified")
     assert out.read_text().endswith(f"\n{answer}\n\n")
     assert home.incidents()[0]["state"] == "resolved"
+    why = home.why("publisher")
+    assert why["checked"] == [{"by": job["id"], "verdict": "verified"}]
+    assert why["message"].endswith(f"(execution {newest['id']}, builtin); its answer was "
+                                   f"verified")
+    page = hc._job_page(home, "publisher")
+    assert "<th>Verdict</th>" in page and "<td>unverified</td>" in page and \
+        "<td>verified</td>" in page
     assert [(r["job_id"], r["checked_by"], r["verdict"], json.loads(r["findings"]))
             for r in _verdict_rows(home)] == [
         (job["id"], job["id"], "unverified",
