@@ -8614,10 +8614,14 @@ def _verify_script(home, job, check, answer, context):
         _script_argv(path, args), cwd=context["workdir"] or os.path.dirname(path), env=env,
         stdin_text=answer, timeout=timeout, runs=home.runs, eid=f"{context['eid']}:verify",
         what="verifier script")
+    with home.runs.lock:
+        left = home.runs.left.pop(f"{context['eid']}:verify", ())
     name = check["script"]
     evidence = _keep_tail((out.strip() or err.strip()), _ERROR_CAP)
     if error is not None:
         return [_Finding("script", name, "unverifiable", error)]
+    if left:  # it left processes behind (killed): its word is not to be trusted
+        return [_Finding("script", name, "unverifiable", "; ".join(left))]
     if rc == 0:
         return [_Finding("script", name, "verified", evidence or "exit 0")]
     if rc == _EX_TEMPFAIL:

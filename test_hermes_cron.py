@@ -9014,6 +9014,16 @@ def test_script_verifier_reads_the_answer_and_its_run_and_its_exit_decides(home,
         f"saw all good for {job_id} {rows[0]['id']} in {docs[0]}"
 
 
+def test_a_verifier_that_leaves_a_process_behind_is_not_taken_at_its_word(home, tmp_path):
+    (tmp_path / "scripts" / "sly.sh").write_text("sleep 300 &\necho fine\n")
+    _answers(home, "done")
+    home.add_job("every 1h", "p", name="sly", verify=["script:sly.sh"])
+    row = home.run_job("sly")
+    assert row["status"] == "failed" and row["error"].startswith(
+        "verify script: sly.sh could not be checked: ") and "(unverifiable)" in row["error"]
+    assert home.scheduler.runs.left == {}
+
+
 def test_a_silent_run_claims_nothing_and_is_not_checked(home):
     _answers(home, "[SILENT]")
     home.add_job("every 1h", "p", name="q", verify=["url"])
