@@ -145,6 +145,10 @@ _PROVIDER_URLS = {
     "xai": "https://api.x.ai/v1",
 }
 
+# The variables every script gets from the ticker's environment.
+_SCRIPT_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ",
+               "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM", "PYTHONPATH", "VIRTUAL_ENV")
+
 _DELIVER_PREFIXES = ("file:", "webhook:", "command:", "email:", "ping:")
 _DELIVER_WORDS = ("local", "stdout")
 
@@ -2886,6 +2890,233 @@ def _check_on_unverified(value):
     return value
 
 
+# --- Job policies: timeout, retries, jitter, concurrency, env, labels --------
+# Each is stored only when set, under the name add_job takes it by; "" (or
+# None through edit) leaves or clears it, and the config's rule applies.
+
+_POLICY_FIELDS = ("timeout_seconds", "retries", "retry_backoff_seconds", "jitter_seconds",
+                  "concurrency", "env", "labels", "misfire_grace_seconds", "catch_up",
+                  "history_limit")
+_CONCURRENCY = ("forbid", "allow", "replace")
+_MAX_RETRIES = 10
+_RETRY_BACKOFF = 60  # seconds before the first retry, doubled for each after it
+_RETRY_BACKOFF_CAP = 3600
+_MAX_POLICY_SECONDS = 7 * 86400
+_MAX_HISTORY = 1000  # the ledger's own bound on terminal rows
+_SECOND_UNITS = {"": 1, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1}
+_SECOND_UNITS.update((unit, minutes * 60) for unit, minutes in _DURATION_UNITS.items())
+_LABEL_PART = r"[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?"
+
+
+def _policy_seconds(key, value, low=1):
+    """Seconds from an int or a duration text (``90``, ``90s``, ``5m``, ``2h``, ``1d``)."""
+    seconds = value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        digits = len(text) - len(text.lstrip("0123456789"))
+        unit = _SECOND_UNITS.get(text[digits:].strip())
+        seconds = int(text[:digits]) * unit if digits and unit and digits < 12 else None
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or \
+            not low <= seconds <= _MAX_POLICY_SECONDS:
+        raise InvalidInputError(f"{key} must be a duration from {low} s to 7 days", value,
+                                "use seconds or a duration such as 90s, 5m or 2h")
+    return seconds
+
+
+def _pairs(key, value):
+    """``{name: value}`` from a dict or from ``NAME=value`` / ``NAME`` texts (a value of None)."""
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise InvalidInputError(f"{key} must be NAME=value texts or an object", value,
+                                f"e.g. --{key.rstrip('s')} team=ops")
+    out = {}
+    for item in value:
+        name, eq, text = item.partition("=")
+        out[name.strip()] = text if eq else None
+    return out
+
+
+def _check_env(value):
+    """The job's ``env``: NAME -> a plain value, or None to pass the ticker's NAME through."""
+    env = _pairs("env", value)
+    for name, text in env.items():
+        if not (name.isascii() and name.isidentifier()) or name.startswith(_ENV_PREFIX):
+            raise InvalidInputError("env names a variable by a plain name, not one of "
+                                    "hermes_cron's own", name, "use e.g. --env REPORT_DIR=/srv/r")
+        if text is not None and (not isinstance(text, str) or "\0" in text):
+            raise InvalidInputError(f"env {name} must be text", text,
+                                    f"use --env {name}=value, or --env {name} to pass it through")
+    return env
+
+
+def _check_labels(value):
+    """The job's ``labels``, as Kubernetes allows them (``team=ops``, ``app.io/tier=web``)."""
+    import re
+
+    labels = _pairs("labels", value)
+    for key, text in labels.items():
+        prefix, slash, name = key.rpartition("/")
+        if not re.fullmatch(_LABEL_PART, name) or slash and not re.fullmatch(
+                r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?", prefix):
+            raise InvalidInputError("label key must be a name of letters, digits, '-', '_' "
+                                    "and '.' (63 at most, an optional DNS prefix/)", key,
+                                    "use e.g. --label team=ops")
+        if text is None or not isinstance(text, str) or text and not re.fullmatch(
+                _LABEL_PART, text):
+            raise InvalidInputError(f"label {key} needs a value of letters, digits, '-', '_' "
+                                    f"and '.' (63 at most)", text, f"use e.g. --label {key}=ops")
+    return labels
+
+
+def _check_policy(key, value, kind):
+    """Validate policy field *key* for a schedule of *kind*; None (or "") unsets it."""
+    if value is None or value == "" or value == {} or value == []:
+        return None
+    if key in ("catch_up", "misfire_grace_seconds") and kind == "once":
+        raise InvalidInputError(f"{key} is only supported for recurring jobs", value,
+                                "drop it: a one-shot has its own 120 s grace")
+    if key == "catch_up":
+        words = {"true": True, "yes": True, "on": True, "false": False, "no": False,
+                 "off": False}
+        flag = words.get(value.strip().lower()) if isinstance(value, str) else value
+        if not isinstance(flag, bool):
+            raise InvalidInputError("catch_up must be true or false", value,
+                                    "use true (run a missed slot once) or false (skip it)")
+        return flag
+    if key == "concurrency":
+        word = value.strip().lower() if isinstance(value, str) else value
+        if word not in _CONCURRENCY:
+            raise InvalidInputError("concurrency must be forbid, allow or replace", value,
+                                    "use forbid (the default: a slot due while the job runs is "
+                                    "skipped), allow or replace")
+        return None if word == "forbid" else word
+    if key == "env":
+        return _check_env(value) or None
+    if key == "labels":
+        return _check_labels(value) or None
+    if key in ("retries", "history_limit"):
+        top = _MAX_RETRIES if key == "retries" else _MAX_HISTORY
+        number = int(value) if isinstance(value, str) and value.strip().isdigit() else value
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= top:
+            raise InvalidInputError(f"{key} must be a whole number from 0 to {top}", value,
+                                    f"use e.g. {3 if key == 'retries' else 50}")
+        if key == "history_limit" and number == 0:
+            raise InvalidInputError("history_limit must keep at least 1 run", value,
+                                    "use e.g. 50")
+        return number or None
+    return _policy_seconds(key, value, 0 if key == "jitter_seconds" else 1) or None
+
+
+def _policy(job, key, default=None):
+    """A policy field of a stored job, or *default* when unset or not of its kind."""
+    value = job.get(key)
+    if key in ("env", "labels"):
+        return value if isinstance(value, dict) else (default or {})
+    if key == "concurrency":
+        return value if value in _CONCURRENCY else "forbid"
+    if key == "catch_up":
+        return value if isinstance(value, bool) else default
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return default
+
+
+def _retry_delay(job, attempt):
+    """Seconds before retry *attempt* (2 is the first retry): doubled each time, capped."""
+    base = _policy(job, "retry_backoff_seconds", _RETRY_BACKOFF)
+    return min(base * 2 ** max(attempt - 2, 0), max(_RETRY_BACKOFF_CAP, base))
+
+
+def _jitter(job, slot):
+    """Seconds one slot (an aware datetime) waits: a hash of the job id and the slot's
+    UTC instant, like systemd's ``FixedRandomDelay``, so every process and tick agree."""
+    import hashlib
+
+    spread = _policy(job, "jitter_seconds", 0)
+    if not spread or slot is None:
+        return 0
+    instant = slot.astimezone(_UTC).isoformat()
+    digest = hashlib.sha256(f"{job.get('id')}|{instant}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (spread + 1)
+
+
+def _selector(text):
+    """Read a label selector as kubectl's ``-l``: ``team=ops,tier!=web,env,!legacy``.
+
+    Returns a list of (key, op, value), op one of ``=``, ``!=``, ``has``, ``not``.
+    """
+    if isinstance(text, dict):
+        return [(k, "=", v) for k, v in text.items()]
+    out = []
+    for part in str(text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, op, value = part, "has", None
+        for sign, name in (("!=", "!="), ("==", "="), ("=", "=")):
+            if sign in part:
+                key, _, value = part.partition(sign)
+                op = name
+                break
+        if op == "has" and key.startswith("!"):
+            key, op = key[1:], "not"
+        if not key.strip():
+            raise InvalidInputError("a label selector needs a key in each part", text,
+                                    "use e.g. -l team=ops or -l 'team=ops,tier!=web'")
+        out.append((key.strip(), op, None if value is None else value.strip()))
+    if not out:
+        raise InvalidInputError("the label selector is empty", text, "use e.g. -l team=ops")
+    return out
+
+
+def _selects(job, requirements):
+    """True if *job*'s labels meet every requirement of a ``_selector``."""
+    labels = _policy(job, "labels")
+    for key, op, value in requirements:
+        have = labels.get(key)
+        if op == "=" and have != value or op == "!=" and have == value \
+                or op == "has" and key not in labels or op == "not" and key in labels:
+            return False
+    return True
+
+
+def _policy_rows(job):
+    """The ``show`` lines of a job's policies (none for a job that sets none)."""
+    words = []
+    if _policy(job, "timeout_seconds"):
+        words.append(f"timeout {job['timeout_seconds']} s")
+    if _policy(job, "retries"):
+        base = _policy(job, "retry_backoff_seconds", _RETRY_BACKOFF)
+        words.append(f"retries {job['retries']} (after {base} s, doubling, at most "
+                     f"{max(_RETRY_BACKOFF_CAP, base)} s)")
+    if _policy(job, "jitter_seconds"):
+        words.append(f"jitter up to {job['jitter_seconds']} s (fixed per slot)")
+    if _policy(job, "concurrency") != "forbid":
+        words.append(f"concurrency {job['concurrency']}")
+    if _policy(job, "misfire_grace_seconds"):
+        words.append(f"grace {job['misfire_grace_seconds']} s")
+    if _policy(job, "catch_up") is not None:
+        words.append(f"catch-up {'true' if job['catch_up'] else 'false'}")
+    if _policy(job, "history_limit"):
+        words.append(f"history {job['history_limit']} runs")
+    rows = [("policies", "; ".join(words))] if words else []
+    if _policy(job, "env"):
+        rows.append(("env", ", ".join(name if value is None else f"{name}={value}"
+                                      for name, value in job["env"].items())
+                     + (" (NAME alone: passed through)" if None in job["env"].values()
+                        else "")))
+    if _policy(job, "labels"):
+        rows.append(("labels", ", ".join(f"{k}={v}" for k, v in job["labels"].items())))
+    retry = job.get("retry")
+    if isinstance(retry, dict):
+        rows.append(("retry", f"attempt {retry.get('attempt')} of slot "
+                              f"{retry.get('scheduled_at')} at {retry.get('at')}"))
+    return rows
+
+
 def _check_skills(skills):
     names = []
     for skill in skills or ():
@@ -3492,6 +3723,12 @@ def _job_due(job, seen):
         if parsed is None:
             return 0
         at = seen[text] = parsed.timestamp()
+    if "jitter_seconds" in job:
+        at += _jitter(job, _parse_stored(text))
+    retry = job.get("retry")
+    if retry is not None:  # a failed attempt's next one
+        when = _parse_stored(retry.get("at")) if isinstance(retry, dict) else None
+        return 0 if when is None else min(at, when.timestamp())
     return at
 
 
@@ -4679,6 +4916,10 @@ def _remember_job_secrets(job, environ):
     values = []
     if isinstance(job.get("api_key_env"), str):
         values.append(environ.get(job["api_key_env"]))
+    # The variables its env passes through: a job names one there instead of
+    # writing its value in jobs.json, so each is taken as a secret.
+    values += [environ.get(name) for name, value in _policy(job, "env").items()
+               if value is None and name not in _SCRIPT_ENV]
     for field in ("deliver", "failure_deliver"):
         if isinstance(job.get(field), str):
             for target in _split_targets(job[field]):
@@ -5977,6 +6218,20 @@ class _Ledger:
                           "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?",
                           params + (limit,))
 
+    def rows_of(self, job_ids, limit=20):
+        """The newest *limit* rows of the jobs *job_ids*, newest first (in bounded queries)."""
+        rows = []
+        for start in range(0, len(job_ids), 500):  # below any SQLite's variable limit
+            chunk = tuple(job_ids[start:start + 500])
+            rows += self.select(
+                f"SELECT *, julianday(claimed_at) AS _at, rowid AS _n FROM executions WHERE "
+                f"job_id IN ({','.join('?' * len(chunk))}) "
+                f"ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?", chunk + (limit,))
+        rows.sort(key=lambda r: (r["_at"] or 0, r["_n"]), reverse=True)
+        for row in rows:
+            del row["_at"], row["_n"]
+        return rows[:limit]
+
     def get(self, ids):
         marks = ",".join("?" * len(ids))
         return {r["id"]: r for r in self.select(
@@ -6858,8 +7113,6 @@ class _Deliveries:
 #    and the prompt contract an agent run is given.
 # =============================================================================
 
-_SCRIPT_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ",
-               "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM", "PYTHONPATH", "VIRTUAL_ENV")
 _OUTPUT_CAP = 1 << 20  # bytes of a child's stdout or stderr kept
 _ERROR_CAP = 2000
 # Output still read after a child exits: what it wrote just before.  A
@@ -6910,6 +7163,7 @@ class _Runs:
         self.interrupted = set()  # eids whose child was stopped, or refused, by it
         self.inflight = 0
         self.left = {}  # eid -> reports of processes its children left behind
+        self.deadlines = {}  # eid -> (monotonic end, seconds) of a job's timeout_seconds
 
     def stop(self, signame, grace):
         """Stop every run in flight: SIGTERM each child's process group, SIGKILL after *grace*.
@@ -6946,6 +7200,27 @@ class _Runs:
                 except OSError:
                     pass
             time.sleep(0.02)
+
+
+def _step_limit(home, job, eid, key):
+    """(seconds, timed-out text or None) a child of a run may take: what is left of the
+    job's ``timeout_seconds`` (the whole run's budget), else config *key*."""
+    end = home.runs.deadlines.get(eid)
+    if end is None:
+        return home.settings[key], None
+    return max(end[0] - time.monotonic(), 0.01), \
+        f"timed out: the job's timeout_seconds ({end[1]} s) ran out"
+
+
+def _job_env(home, job, env):
+    """*env* with the job's own ``env``: its plain values, and the ticker's variables it
+    passes through by name (one the ticker lacks stays unset)."""
+    for name, value in _policy(job, "env").items():
+        if value is not None:
+            env[name] = value
+        elif name in home.environ:
+            env[name] = home.environ[name]
+    return env
 
 
 def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_out_as=None,
@@ -7180,7 +7455,7 @@ def _script_env(home, job, eid):
     env = dict(base)
     env.update(HERMES_CRON_JOB_ID=str(job["id"]), HERMES_CRON_EXECUTION_ID=eid,
                HERMES_CRON_HOME=home.path)
-    return env
+    return _job_env(home, job, env) if "env" in job else env
 
 
 def _script_argv(path, args):
@@ -7228,13 +7503,14 @@ def _run_script(home, job, eid, runs):
         if key:
             home.resolved[key] = head
     argv = head + args
-    timeout = home.settings["script_timeout_seconds"]
+    timeout, own = _step_limit(home, job, eid, "script_timeout_seconds")
     # Upstream's exact wording, so a failure shared with an upstream ticker is
     # one incident, whichever ticker saw it.
     rc, out, err, error = _run_child(
         argv, cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
         stdin_text=None, timeout=timeout, runs=runs, eid=eid, what="script",
-        timed_out_as=f"Script timed out after {timeout:g}s: {path}",
+        timed_out_as=f"Script {own}: {path}" if own else
+        f"Script timed out after {timeout:g}s: {path}",
         failed_start_as="Script execution failed: ")
     if error is None and rc != 0:
         parts = [f"Script exited with code {rc}"]
@@ -7866,7 +8142,7 @@ def _agent_runner(home, job, eid):
         return lambda prompt: home.runner(prompt, dict(job))
     agent = home.settings.get("agent") or {}
     if job.get("provider") or agent.get("provider"):
-        return lambda prompt: _http_runner(home, job, prompt)
+        return lambda prompt: _http_runner(home, job, prompt, eid)
     if agent.get("command"):
         return lambda prompt: _command_runner(home, job, eid, prompt, agent["command"])
     return None
@@ -7879,10 +8155,11 @@ def _command_runner(home, job, eid, prompt, command):
     for key in ("model", "provider", "base_url"):
         if job.get(key):
             env[f"HERMES_CRON_{key.upper()}"] = job[key]
+    timeout, own = _step_limit(home, job, eid, "run_timeout_seconds")
     rc, out, err, error = _run_child(
-        ["/bin/sh", "-c", command], cwd=job.get("workdir") or home.path, env=env,
-        stdin_text=prompt, timeout=home.settings["run_timeout_seconds"], runs=home.runs,
-        eid=eid, what="agent command")
+        ["/bin/sh", "-c", command], cwd=job.get("workdir") or home.path,
+        env=_job_env(home, job, env), stdin_text=prompt, timeout=timeout, runs=home.runs,
+        eid=eid, what="agent command", timed_out_as=own and f"agent command {own}")
     if error is None and rc != 0:
         tail = redact(err.strip())[-_ERROR_CAP:]  # masked first: a cut may split a key
         error = f"agent command exited with code {rc}" + (f": {tail}" if tail else "")
@@ -7903,12 +8180,12 @@ def _provider_entry(home, name):
     return None, [], None
 
 
-def _http_runner(home, job, prompt):
+def _http_runner(home, job, prompt, eid=None):
     """Call an OpenAI-compatible chat-completions API; rotate keys and providers on 429."""
     agent = home.settings.get("agent") or {}
     first = job.get("provider") or agent.get("provider")
     chain = [first] + [p for p in (home.settings.get("fallback_providers") or ()) if p != first]
-    deadline = time.monotonic() + home.settings["run_timeout_seconds"]
+    deadline = time.monotonic() + _step_limit(home, job, eid, "run_timeout_seconds")[0]
     limited = []
     for index, name in enumerate(chain):
         base_url, key_envs, model = _provider_entry(home, name)
@@ -8835,6 +9112,10 @@ def _keep_monitor_text(home, job, text):
 def _execute(home, job, eid, runs):
     """Run one job: its script, then (unless ``no_agent``) the agent."""
     _remember_job_secrets(job, home.environ)  # before anything can echo them
+    limit = _policy(job, "timeout_seconds")
+    if limit:
+        with runs.lock:
+            runs.deadlines[eid] = (time.monotonic() + limit, limit)
     try:
         outcome = _execute_checked(home, job, eid, runs)
     except InvalidInputError as exc:  # a store edited by hand since the scan
@@ -8856,6 +9137,7 @@ def _execute(home, job, eid, runs):
                            detail=redact(stack)[-_ERROR_CAP:])
     with runs.lock:
         outcome.warning = "; ".join(runs.left.pop(eid, ())) or None
+        runs.deadlines.pop(eid, None)
     return outcome
 
 
@@ -9044,6 +9326,14 @@ def _grace(schedule, slot, zone):
         first = _next_slot(schedule, zone, slot)
         period = (_next_slot(schedule, zone, first) - first).total_seconds()
     return max(_MIN_GRACE, min(int(period) // 2, _MAX_GRACE))
+
+
+def _slot_grace(job, schedule, slot, zone):
+    """The grace of one job's slot: its own ``misfire_grace_seconds`` (upstream's
+    field), else the rule of ``_grace``; a one-shot's is 120 s."""
+    if schedule.get("kind") == "once":
+        return _ONESHOT_GRACE
+    return _policy(job, "misfire_grace_seconds") or _grace(schedule, slot, zone)
 
 
 def _latest_slot(schedule, zone, known, now):
@@ -9567,8 +9857,18 @@ def _decide_once(d, slot):
     if late > _ONESHOT_GRACE:
         return _retire(d, "expired", f"it was {int(late)} s late (grace {_ONESHOT_GRACE} s)",
                        instant=_instant(slot))
-    d.add("fire", instant=_instant(slot), what=_lateness_kind(now, slot), slot=slot,
-          lateness=(now - slot).total_seconds())
+    _fire_after_jitter(d, slot)
+
+
+def _fire_after_jitter(d, slot):
+    """Fire *slot* once its jitter delay has passed (it counts inside the grace, and a
+    slot is late only past its jittered instant); until then it stays due."""
+    delay = _jitter(d.job, slot)
+    now = d.facts.now
+    if delay and now < slot + timedelta(seconds=delay):
+        return
+    d.add("fire", instant=_instant(slot), what=_lateness_kind(
+        now, slot + timedelta(seconds=delay)), slot=slot, lateness=(now - slot).total_seconds())
 
 
 def _past_taken(d, schedule, zone, slot):
@@ -9600,15 +9900,17 @@ def _decide_recurring(d, schedule, zone, slot):
     # Time spent held back by capacity is not time missed: the grace counts
     # from the last tick that deferred it (as for one-shots).
     waited = (now - max(slot, held)).total_seconds() if held is not None else lateness
-    if waited > _grace(schedule, slot, zone):
+    if waited > _slot_grace(job, schedule, slot, zone):
         return _catch_up(d, schedule, zone, slot)
     latest = _latest_slot(schedule, zone, slot, now) if held is not None else None
     if latest is not None and latest > slot and not d.taken(latest):
         # Held back across later slots: each of those got its hold-back
         # record; the fire takes the latest one, so no due slot goes unsaid.
         slot = latest
-    d.add("fire", instant=_instant(slot), what=_lateness_kind(now, slot), slot=slot,
-          lateness=lateness)
+    if held is not None:  # it waited its jitter before capacity held it back
+        return d.add("fire", instant=_instant(slot), what=_lateness_kind(now, slot), slot=slot,
+                     lateness=lateness)
+    _fire_after_jitter(d, slot)
 
 
 def _catch_up(d, schedule, zone, slot):
@@ -9616,10 +9918,12 @@ def _catch_up(d, schedule, zone, slot):
     now = d.facts.now
     latest = _latest_slot(schedule, zone, slot, now)
     following = _next_slot(schedule, zone, now, latest)
-    if not d.facts.settings["catch_up_missed"]:
+    if not _policy(d.job, "catch_up", d.facts.settings["catch_up_missed"]):
+        rule = "the job's catch_up" if isinstance(d.job.get("catch_up"), bool) else \
+            "catch_up_missed"
         d.add("skip", instant=_instant(latest), what="catch_up_disabled",
               detail=f"missed slot(s) from {_iso_exact(slot)} to {_iso_exact(latest)}; "
-                     f"catch_up_missed is false; next run {_iso_exact(following)}")
+                     f"{rule} is false; next run {_iso_exact(following)}")
         return d.set(next_run_at=_iso_exact(following))
     if d.taken(latest):
         return d.set(next_run_at=_iso_exact(following))  # run elsewhere already
@@ -10997,6 +11301,12 @@ def _epoch_of(value):
     return when.timestamp() if when is not None else None
 
 
+def _label_metric_name(key):
+    """A job label's key as a Prometheus label name: ``label_`` and [a-zA-Z0-9_] only."""
+    return "label_" + "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_"
+                              for c in key)
+
+
 def _metrics_text(home):
     """The home in the Prometheus text exposition format 0.0.4 (reads only).
 
@@ -11009,9 +11319,12 @@ def _metrics_text(home):
     totals = _ledger_totals(home.ledger)
     durations = _latest_durations(home.ledger, [job.get("id") for job in jobs])
     per_job = {name: [] for name in ("info", "enabled", "next", "last", "success", "duration",
-                                     "streak")}
+                                     "streak", "labels")}
     for job in jobs:
         ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
+        if _policy(job, "labels"):  # as kube-state-metrics' kube_*_labels: label_<key>
+            per_job["labels"].append((dict(ids, **{_label_metric_name(k): str(v) for k, v in
+                                                   job["labels"].items()}), 1))
         schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
         per_job["info"].append((dict(
             ids, schedule=schedule.get("expr") or schedule.get("display") or
@@ -11037,6 +11350,8 @@ def _metrics_text(home):
 
     family("job_info", "gauge", "A job's schedule, zone, kind and state (always 1).",
            per_job["info"])
+    family("job_labels", "gauge", "A job's labels, each as label_<key> (always 1); join on "
+           "job_id to select other series by label.", per_job["labels"])
     family("job_enabled", "gauge", "1 if the job is scheduled (not paused, completed or "
            "in error).", per_job["enabled"])
     family("job_next_run_timestamp_seconds", "gauge", "When the job is due next (Unix time).",
@@ -11525,8 +11840,16 @@ def _why(home, ref):
         out.update(verdict="paused", message=f"the job is paused since {job.get('paused_at')}: "
                                              f"{job.get('paused_reason')}")
     elif slot is None or slot > now:
+        nxt = _parse_stored(job.get("next_run_at"))
+        delay = _jitter(job, nxt)
+        later = f" (it fires at {_iso(nxt + timedelta(seconds=delay))}: jitter {delay} s)" \
+            if delay else ""
         out.update(verdict="not_due", message=f"no slot has come due yet; next run "
-                                              f"{job.get('next_run_at')}")
+                                              f"{job.get('next_run_at')}{later}")
+    elif _jitter(job, slot) and now < slot + timedelta(seconds=_jitter(job, slot)):
+        out.update(verdict="jitter", message=f"slot {instant} waits its fixed jitter of "
+                                             f"{_jitter(job, slot)} s: it fires at "
+                                             f"{_iso(slot + timedelta(seconds=_jitter(job, slot)))}")
     else:
         age = _status(home)["heartbeat_age_seconds"]
         beat = f"last ticker heartbeat {age} s ago" if age is not None else "no ticker heartbeat"
@@ -11823,7 +12146,52 @@ _PLAIN_FIELDS = ("prompt", "tz", "script", "workdir", "base_url", "provider", "m
                  "api_key_env")
 _EDITABLE = frozenset(_PLAIN_FIELDS + _UPSTREAM_OPTIONS + (
     "schedule", "name", "deliver", "repeat", "skills", "no_agent", "context_from",
-    "failure_deliver", "allow_scan", "verify", "on_unverified", "watch"))
+    "failure_deliver", "allow_scan", "verify", "on_unverified", "watch") + _POLICY_FIELDS)
+
+
+def _set_policies(home, job, given, now):
+    """Validate the policy fields *given* (None: left as they are) into *job*, in place.
+
+    A jitter must fit in the slot's grace (it counts inside it), and an env
+    value that looks like a secret is refused: jobs.json is no place for one,
+    so the job names the variable to pass through instead.
+    """
+    kind = job["schedule"]["kind"]
+    for key, value in given.items():
+        if value is None:
+            continue
+        checked = _check_policy(key, value, kind)
+        if checked is None:
+            job.pop(key, None)
+        else:
+            job[key] = checked
+    for key in ("catch_up", "misfire_grace_seconds"):
+        if kind == "once" and key in job:
+            raise InvalidInputError(f"{key} is only supported for recurring jobs", job[key],
+                                    f"clear it ({key} '') before making the job a one-shot")
+    for name, value in _policy(job, "env").items():
+        if value is not None and _secret_looking(name, value):
+            raise InvalidInputError(
+                f"env {name} looks like a secret, and jobs.json keeps its values in plain text",
+                "[REDACTED]", f"export {name} where the ticker runs and pass it through by "
+                              f"name: --env {name}")
+    spread = _policy(job, "jitter_seconds", 0)
+    if spread:
+        zone = home.zone(job)
+        slot = _parse_stored(job.get("next_run_at")) or now
+        grace = _slot_grace(job, job["schedule"], slot, zone)
+        if spread > grace:
+            raise InvalidInputError(
+                f"jitter_seconds {spread} is longer than the slot's grace ({grace} s), inside "
+                f"which it counts", spread, f"use at most {grace} s, or a longer grace "
+                                            f"(misfire_grace_seconds)")
+
+
+def _secret_looking(name, value):
+    """True if an env value would be a credential on disk: by its name, its shape or a rule."""
+    text = value.strip()
+    return bool(text) and (_redactor().kind(name) >= 2 or redact(f"{name}={text}") !=
+                           f"{name}={text}" or _redactor().random_looking(text, False))
 
 
 def _check_not_in_job(home, command):
@@ -11875,7 +12243,9 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
              provider=None, base_url=None, workdir=None, paused=False, reason=None,
              failure_deliver=None, allow_scan=None, api_key_env=None, reasoning_effort=None,
              monitor_script=None, monitor_url=None, interpreter=None, verify=None,
-             on_unverified=None, watch=None):
+             on_unverified=None, watch=None, timeout_seconds=None, retries=None,
+             retry_backoff_seconds=None, jitter_seconds=None, concurrency=None, env=None,
+             labels=None, misfire_grace_seconds=None, catch_up=None, history_limit=None):
     """``CronHome.add_job`` on the scheduler *home* (its store may be a job list in memory)."""
     _check_not_in_job(home, "add")
     now = home.now()
@@ -11918,6 +12288,12 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
         job["on_unverified"] = on_unverified
     if watch:
         job["watch"] = watch  # resolved to ids against the store below
+    _set_policies(home, job, {
+        "timeout_seconds": timeout_seconds, "retries": retries,
+        "retry_backoff_seconds": retry_backoff_seconds, "jitter_seconds": jitter_seconds,
+        "concurrency": concurrency, "env": env, "labels": labels,
+        "misfire_grace_seconds": misfire_grace_seconds, "catch_up": catch_up,
+        "history_limit": history_limit}, now)
     job["name"] = _job_name(name, job)
     allow = _check_allow_scan(allow_scan)
     if allow:
@@ -12297,17 +12673,29 @@ def _runs_html(rows, names=None):
     return _html_table(head, out, "No executions recorded.")
 
 
-def _status_page(home):
-    """The status site's front page: ticker, counts, jobs, recent runs, open incidents."""
+def _labels_html(job):
+    """A job's labels, each a link to the page of the jobs that share it."""
+    from urllib.parse import quote
+
+    return " ".join(f'<a href="/?l={_h(quote(f"{k}={v}", safe=""))}"><code>{_h(k)}={_h(v)}'
+                    f'</code></a>' for k, v in _policy(job, "labels").items()) or "-"
+
+
+def _status_page(home, selector=None):
+    """The status site's front page: ticker, counts, jobs, recent runs, open incidents.
+
+    With a label *selector* (``?l=team=ops``), the jobs and runs are those it picks.
+    """
     info = home.status()
     jobs, names = [], {}
-    for job in home.jobs():
+    for job in home.jobs(labels=selector):
         names[job.get("id")] = job.get("name")
         jobs.append((
             f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
             _h(_friendly_schedule(job, _safe_zone(home, job))), _h(_job_state(job)),
             _when_html(job.get("next_run_at")), _when_html(job.get("last_run_at")),
-            _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0)))
+            _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0),
+            _labels_html(job)))
     counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
               ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
               ("open incidents", info["open_incidents"]),
@@ -12317,9 +12705,13 @@ def _status_page(home):
               ("held back (24 h)", info["held_back_24h"]), ("missed (24 h)", info["missed_24h"]))
     body = (f"<h1>hermes_cron</h1><p class=\"dim\">{_h(info['home'])}</p>{_ticker_html(info)}"
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in counts) + "</dl>"
-            "<h2>Jobs</h2>" + _html_table(("Job", "Schedule", "State", "Next run", "Last run",
-                                          "Last outcome", "Streak"), jobs, "No jobs.")
-            + "<h2>Recent runs</h2>" + _runs_html(home.runs(limit=20), names)
+            + (f'<p>Jobs labelled <code>{_h(selector)}</code> · <a href="/">all jobs</a></p>'
+               if selector else "")
+            + "<h2>Jobs</h2>" + _html_table(("Job", "Schedule", "State", "Next run", "Last run",
+                                          "Last outcome", "Streak", "Labels"), jobs,
+                                         "No jobs." if not selector else
+                                         "No job has these labels.")
+            + "<h2>Recent runs</h2>" + _runs_html(home.runs(limit=20, labels=selector), names)
             + "<h2>Open incidents</h2>" + _incidents_html(
                 [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS])
             + '<p class="dim">Refreshes every 30 s. <a href="/metrics">metrics</a> · '
@@ -12344,7 +12736,7 @@ def _job_page(home, ref):
                                                          job.get("failure_streak") or 0),
              ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
              ("prompt", job.get("prompt")),
-             ("scanner allows", ", ".join(_allowed_rules(job)) or "-")]
+             ("scanner allows", ", ".join(_allowed_rules(job)) or "-")] + _policy_rows(job)
     body = (f'<p><a href="/">&larr; all jobs</a></p><h1>{_h(job.get("name") or job["id"])}</h1>'
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
             "<h2>Last runs</h2>" + _runs_html(view["runs"])
@@ -12453,9 +12845,16 @@ class CronHome:
 
     # -- reading --------------------------------------------------------------
 
-    def jobs(self, include_all=True):
-        """Return the job records (dicts); without *include_all*, not completed ones."""
+    def jobs(self, include_all=True, labels=None):
+        """Return the job records (dicts); without *include_all*, not completed ones.
+
+        *labels* selects by label, as kubectl's ``-l``: ``"team=ops,tier!=web"``
+        (or a dict of the labels a job must have).
+        """
         jobs = [j for j in self.scheduler.store.load()[1] if isinstance(j, dict)]
+        if labels is not None:
+            requirements = _selector(labels)
+            jobs = [j for j in jobs if _selects(j, requirements)]
         return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
 
     def job(self, ref):
@@ -12487,8 +12886,9 @@ class CronHome:
         if start.tzinfo is None:
             start = _wall_to_aware(start, zone)
         if job:
-            return _job_fires(job, _checked_schedule(job.get("schedule"), job), zone, start,
-                              count)
+            # A job's fires at their jittered instants (``jitter_seconds``).
+            return [fire + timedelta(seconds=_jitter(job, fire)) for fire in _job_fires(
+                job, _checked_schedule(job.get("schedule"), job), zone, start, count)]
         else:
             try:
                 schedule = parse_schedule(what, now=start, tz=zone)
@@ -12507,7 +12907,10 @@ class CronHome:
                 provider=None, base_url=None, workdir=None, paused=False, reason=None,
                 failure_deliver=None, allow_scan=None, api_key_env=None,
                 reasoning_effort=None, monitor_script=None, monitor_url=None,
-                interpreter=None, verify=None, on_unverified=None, watch=None):
+                interpreter=None, verify=None, on_unverified=None, watch=None,
+                timeout_seconds=None, retries=None, retry_backoff_seconds=None,
+                jitter_seconds=None, concurrency=None, env=None, labels=None,
+                misfire_grace_seconds=None, catch_up=None, history_limit=None):
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
@@ -12520,6 +12923,16 @@ class CronHome:
         ``"url"`` or ``"git:/srv/repo@main"``, or dicts); *on_unverified* is
         ``withhold`` (the default) or ``mark``; *watch* makes the job a
         watchdog that runs its checks on the latest runs of the jobs named.
+
+        The policies: *timeout_seconds* (the whole run's limit), *retries*
+        and *retry_backoff_seconds* (a failed slot runs again, backing off
+        exponentially), *jitter_seconds* (a fixed per-slot delay),
+        *concurrency* (``forbid``, ``allow`` or ``replace``), *env*
+        (``{NAME: value}``, a value of None passes the ticker's NAME
+        through), *labels* (``{key: value}``), *misfire_grace_seconds* and
+        *catch_up* (upstream's per-job grace and catch-up) and
+        *history_limit* (runs kept in the ledger).  Durations are seconds or
+        texts such as ``"5m"``.
         """
         return _add_job(self.scheduler, schedule, prompt, name=name, tz=tz, deliver=deliver,
                         repeat=repeat, skills=skills, script=script, no_agent=no_agent,
@@ -12529,7 +12942,11 @@ class CronHome:
                         api_key_env=api_key_env, reasoning_effort=reasoning_effort,
                         monitor_script=monitor_script, monitor_url=monitor_url,
                         interpreter=interpreter, verify=verify, on_unverified=on_unverified,
-                        watch=watch)
+                        watch=watch, timeout_seconds=timeout_seconds, retries=retries,
+                        retry_backoff_seconds=retry_backoff_seconds,
+                        jitter_seconds=jitter_seconds, concurrency=concurrency, env=env,
+                        labels=labels, misfire_grace_seconds=misfire_grace_seconds,
+                        catch_up=catch_up, history_limit=history_limit)
 
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
@@ -12611,6 +13028,8 @@ class CronHome:
             if schedule["kind"] == "once" and repeat.get("times") is None:
                 repeat["times"] = 1
             new["repeat"] = repeat
+            _set_policies(self.scheduler, new, {k: v for k, v in changes.items()
+                                                if k in _POLICY_FIELDS}, now)
             _check_job(new, settings, scripts_dir, now, zone)
             if changes.get("prompt") is not None or changes.get("allow_scan") is not None:
                 _check_prompt_safe(new["prompt"], _allowed_rules(new))
@@ -12804,8 +13223,11 @@ class CronHome:
         row, existing = _run_now(self.scheduler, ref, occurrence)
         return dict(row, already=existing)
 
-    def runs(self, ref=None, limit=20):
-        """Return execution rows (dicts with the ledger's columns), newest first."""
+    def runs(self, ref=None, limit=20, labels=None):
+        """Return execution rows (dicts with the ledger's columns), newest first.
+
+        *labels* keeps the runs of the jobs a label selector picks (see ``jobs``).
+        """
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
             raise InvalidInputError("limit must be between 1 and 1000", limit, "use e.g. 20")
         job_id = None
@@ -12815,7 +13237,12 @@ class CronHome:
             except JobNotFoundError:
                 job_id = ref  # the runs of a removed job stay readable by id
         ledger = self.scheduler.ledger
-        rows = ledger.rows(job_id, limit)
+        if labels is None:
+            rows = ledger.rows(job_id, limit)
+        else:
+            ids = [j["id"] for j in self.jobs(labels=labels)
+                   if job_id is None or j["id"] == job_id]
+            rows = ledger.rows_of(ids, limit)
         return _with_verdicts(ledger, rows)
 
     def incidents(self, state=None, ref=None):
@@ -13086,8 +13513,46 @@ def _parser(wanted=None):
         p.add_argument("--watch", action="append", metavar="JOB",
                        help="make this job a watchdog: its --verify checks run on the "
                             "latest runs of JOB" + replaces)
-        # Upstream's: stored as it stores them, not acted on here ('show', 'doctor').
         clears = "; '' clears it" if editing else ""
+        policy = p.add_argument_group("policies (as systemd timers, Kubernetes CronJobs and "
+                                      "APScheduler have them)")
+        policy.add_argument("--timeout", dest="timeout_seconds", metavar="DURATION",
+                            help="the whole run's time limit, e.g. 90s, 10m (default: config "
+                                 "script_timeout_seconds and run_timeout_seconds)" + clears)
+        policy.add_argument("--retries", metavar="N",
+                            help="run a failed slot again up to N times (timeouts, rate limits, "
+                                 "5xx and script failures; never a config, credential or "
+                                 "scanner refusal, nor a crash)" + clears)
+        policy.add_argument("--retry-backoff", dest="retry_backoff_seconds", metavar="DURATION",
+                            help=f"the wait before the first retry, doubled for each next one, "
+                                 f"at most {_RETRY_BACKOFF_CAP // 60} min (default "
+                                 f"{_RETRY_BACKOFF}s)" + clears)
+        policy.add_argument("--jitter", dest="jitter_seconds", metavar="DURATION",
+                            help="delay each slot by a fixed pseudo-random part of DURATION "
+                                 "(from the job id and the slot, as systemd's FixedRandomDelay)"
+                                 + clears)
+        policy.add_argument("--concurrency", metavar="POLICY",
+                            help="forbid (default: a slot due while the job runs is skipped), "
+                                 "allow (runs overlap, within max_parallel) or replace (the "
+                                 "running one is stopped)")
+        policy.add_argument("--env", action="append", metavar="NAME[=VALUE]",
+                            help="a variable for the job's script and agent; NAME alone passes "
+                                 "the ticker's own through (the way for a secret)" + replaces)
+        policy.add_argument("--label", action="append", dest="labels", metavar="KEY=VALUE",
+                            help="a label to select jobs by (list -l, runs -l, metrics, the "
+                                 "status site)" + replaces)
+        policy.add_argument("--grace", dest="misfire_grace_seconds", metavar="DURATION",
+                            help="how late a slot may fire as itself (upstream's "
+                                 "misfire_grace_seconds; default half the period, 2-120 min)"
+                                 + clears)
+        policy.add_argument("--catch-up", dest="catch_up", metavar="BOOL",
+                            help="true: a slot missed past its grace runs once; false: it is "
+                                 "skipped (upstream's catch_up; default config catch_up_missed)"
+                                 + clears)
+        policy.add_argument("--history", dest="history_limit", metavar="N",
+                            help=f"keep this job's newest N runs in the ledger (1-{_MAX_HISTORY};"
+                                 f" default: the ledger's own bounds)" + clears)
+        # Upstream's: stored as it stores them, not acted on here ('show', 'doctor').
         stored = "upstream Hermes' field, stored but not acted on here" + clears
         p.add_argument("--reasoning-effort", metavar="LEVEL",
                        help=f"none, minimal, low, medium, high, xhigh, max or ultra: {stored}")
@@ -13116,6 +13581,8 @@ def _parser(wanted=None):
 
     p = command("list", "list the jobs")
     p.add_argument("--all", action="store_true", help="include completed jobs")
+    p.add_argument("-l", "--selector", metavar="SELECTOR",
+                   help="only jobs whose labels match, as kubectl's: team=ops,tier!=web")
     p = command("add", "add a job", aliases=("create",))
     p.add_argument("schedule", metavar="SCHEDULE", nargs="?",
                    help="'0 9 * * 1-5', 'every 30m', 'weekdays at 9:30', 'in 45m', ISO time")
@@ -13150,6 +13617,8 @@ def _parser(wanted=None):
     p = command("runs", "list executions, newest first", aliases=("history",))
     p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
+    p.add_argument("-l", "--selector", metavar="SELECTOR",
+                   help="only the runs of jobs whose labels match (team=ops,tier!=web)")
     command("status", "ticker health, next due job, overdue jobs")
     command("doctor", "read-only health checks (exit 1 when anything is found)")
     p = command("why", "explain why a job did or did not run at its last due slot")
@@ -13287,7 +13756,10 @@ def _cmd_list(home, args):
     gc.disable()
     try:
         if args.json:
-            _print_json(home.jobs(include_all=args.all))
+            _print_json(home.jobs(include_all=args.all, labels=args.selector))
+        elif args.selector is not None:
+            if not _print_job_list(home, home.jobs(labels=args.selector), args.all):
+                print(_printable(f"No jobs match the label selector {args.selector}."))
         elif not _print_job_list(home, home.jobs(), args.all):
             print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' "
                   "'Summarise the news'")
@@ -13437,8 +13909,8 @@ def _job_fields_from(args, editing, job=None):
     fields = {key: getattr(args, key, None) for key in (
         "name", "tz", "deliver", "failure_deliver", "repeat", "skills", "script", "no_agent",
         "context_from", "model", "provider", "base_url", "workdir", "allow_scan", "api_key_env",
-        "verify", "on_unverified", "watch") + _UPSTREAM_OPTIONS}
-    for key in ("allow_scan", "verify", "watch"):  # '' empties the list
+        "verify", "on_unverified", "watch") + _UPSTREAM_OPTIONS + _POLICY_FIELDS}
+    for key in ("allow_scan", "verify", "watch", "env", "labels"):  # '' empties the list
         if fields[key] is not None:
             fields[key] = [item for item in fields[key] if item]
     if editing:
@@ -13828,7 +14300,7 @@ def _stop_runs_on_signals(home):
 
 
 def _cmd_runs(home, args):
-    rows = home.runs(args.job, args.limit)
+    rows = home.runs(args.job, args.limit, labels=args.selector)
     if args.json:
         _print_json(rows)
         return
@@ -14141,6 +14613,7 @@ def _cmd_show(home, args):
                         f" (unverified: {job.get('on_unverified') or 'withhold'})")))
     if job.get("watch"):
         rows.append(("watches", ", ".join(str(j) for j in job["watch"])))
+    rows += _policy_rows(job)
     if view["not_acted_on"]:
         rows.append(("ignored", "stored for upstream Hermes, not acted on here: " + ", ".join(
             f"{k}={job[k]}" for k in view["not_acted_on"])))
@@ -14634,7 +15107,7 @@ def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
         path = url.path.rstrip("/") or "/"
         with CronHome(home.path, clock=home.clock, environ=home.environ) as reader:
             if path == "/":
-                return 200, "text/html; charset=utf-8", _status_page(reader)
+                return 200, "text/html; charset=utf-8", _status_page(reader, query.get("l"))
             if path.startswith("/job/"):
                 return 200, "text/html; charset=utf-8", _job_page(reader, unquote(path[5:]))
             if path == "/metrics":
@@ -14650,10 +15123,11 @@ def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
                 return 200, "text/plain; charset=utf-8", (
                     f"ok: heartbeat {info['heartbeat_age_seconds']} s ago\n")
             if path == "/api/jobs":
-                data = reader.jobs(include_all="all" in query)
+                data = reader.jobs(include_all="all" in query, labels=query.get("l"))
             elif path == "/api/runs":
                 limit = query.get("limit", "20")
-                data = reader.runs(query.get("job"), int(limit) if limit.isdigit() else -1)
+                data = reader.runs(query.get("job"), int(limit) if limit.isdigit() else -1,
+                                   labels=query.get("l"))
             elif path == "/api/incidents":
                 data = reader.incidents(query.get("state"), query.get("job"))
                 if "all" not in query and "state" not in query:  # as 'incidents --json'
