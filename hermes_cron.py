@@ -5552,6 +5552,8 @@ _PRUNE_JOB = ("DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) <
               "ORDER BY julianday(claimed_at) DESC, rowid DESC LIMIT ?)")
 _PRUNE_VERDICTS = ("DELETE FROM cron_verdicts WHERE job_id=? AND execution_id NOT IN "
                    "(SELECT id FROM executions WHERE job_id=?)")
+_PRUNE_ATTEMPTS = ("DELETE FROM cron_attempts WHERE job_id=? AND execution_id NOT IN "
+                   "(SELECT id FROM executions WHERE job_id=?)")
 _OCCURRENCE_SKEW = 60
 _UNKNOWN_ERROR = ("the process running this execution died before it finished (proven dead on "
                   "this host); whether its side effects happened is unknown, so it is not retried")
@@ -5587,6 +5589,14 @@ _LEDGER_SCHEMA = (
         verdict TEXT NOT NULL CHECK(verdict IN ('verified','unverified','unverifiable')),
         findings TEXT NOT NULL, checked_at TEXT NOT NULL,
         PRIMARY KEY(execution_id, checked_by))""",
+    # A run's place among the attempts of its slot, beside its row: attempt 2
+    # and up are retries; a jittered slot's delay; retry_at, the instant a
+    # failed attempt's next one comes due (set as it finishes, in its
+    # transaction).  Only runs with any of them have a row.
+    """CREATE TABLE IF NOT EXISTS cron_attempts(
+        execution_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, scheduled_instant TEXT,
+        attempt INTEGER NOT NULL DEFAULT 1, jitter_seconds INTEGER NOT NULL DEFAULT 0,
+        retry_at TEXT, note TEXT)""",
 )
 # Columns upstream stores gained over time (or, in forks, never had); an old
 # table is migrated in place.
@@ -5612,6 +5622,8 @@ _LEDGER_INDEXES = (
     "CREATE INDEX IF NOT EXISTS idx_executions_job_claimed_instant "
     "ON executions(job_id, julianday(claimed_at))",
     "CREATE INDEX IF NOT EXISTS idx_executions_slot ON executions(job_id, scheduled_instant)",
+    "CREATE INDEX IF NOT EXISTS idx_cron_attempts_slot "
+    "ON cron_attempts(job_id, scheduled_instant, attempt)",
 )
 _IDENTITY = None
 
@@ -5881,12 +5893,47 @@ class _Ledger:
     # -- transitions ----------------------------------------------------------
 
     def claim(self, rows, source, now):
-        """Insert one ``claimed`` row per (job_id, scheduled_instant); return their ids."""
+        """Insert one ``claimed`` row per (job_id, scheduled_instant[, attempt, jitter]);
+        return their ids.  A retry or a jittered slot also gets its ``cron_attempts`` row."""
         with self._lock:
             conn = self.connect()
             with _transaction(conn):
-                return [self._insert(conn, job_id, instant, source, now)
-                        for job_id, instant in rows]
+                eids = []
+                for job_id, instant, *extra in rows:
+                    eid = self._insert(conn, job_id, instant, source, now)
+                    attempt, jitter = (extra + [1, 0])[:2] if extra else (1, 0)
+                    if attempt > 1 or jitter:
+                        conn.execute(*self.attempt_write(eid, job_id, instant, attempt, jitter))
+                    eids.append(eid)
+                return eids
+
+    @staticmethod
+    def attempt_write(eid, job_id, instant, attempt, jitter, retry_at=None, note=None):
+        """The write of a run's ``cron_attempts`` row (for ``claim``, or ``finish``'s *also*)."""
+        return ("INSERT OR REPLACE INTO cron_attempts VALUES (?,?,?,?,?,?,?)",
+                (eid, job_id, instant, attempt, jitter, retry_at, note))
+
+    def attempts(self, eids):
+        """``{execution_id: cron_attempts row}`` of the runs *eids* that have one."""
+        eids = list(eids)
+        if not eids or not self.exists():
+            return {}
+        out = {}
+        for start in range(0, len(eids), 500):
+            part = eids[start:start + 500]
+            for row in self.select(f"SELECT * FROM cron_attempts WHERE execution_id IN "
+                                   f"({','.join('?' * len(part))})", part):
+                out[row["execution_id"]] = row
+        return out
+
+    def attempt_taken(self, job_id, instant, attempt):
+        """True if a row holds attempt *attempt* (or a later one) of a slot."""
+        if not self.exists():
+            return False
+        self.connect()  # the read-write connection: no snapshot may miss a fresh claim
+        return bool(self.select("SELECT 1 FROM cron_attempts WHERE job_id=? AND "
+                                "scheduled_instant=? AND attempt>=? LIMIT 1",
+                                (job_id, instant, attempt)))
 
     def claim_occurrence(self, job_id, instant, source, now):
         """Claim an occurrence unless any row has it; return (new id, existing row).
@@ -6080,8 +6127,9 @@ class _Ledger:
                     for job_id in sorted(set(ran)):
                         gone = conn.execute(_PRUNE_JOB, (job_id, cutoff, job_id,
                                                          _MIN_ROWS_PER_JOB)).rowcount
-                        if gone:  # their verdicts go with them
+                        if gone:  # their verdicts and attempts go with them
                             conn.execute(_PRUNE_VERDICTS, (job_id, job_id))
+                            conn.execute(_PRUNE_ATTEMPTS, (job_id, job_id))
                         deleted += gone
                 # Skips are written in time order: rowid order is instant order.
                 deleted += conn.execute(
@@ -9450,11 +9498,12 @@ def _once_done(job):
 class _Result:
     """What a finished run leaves on its job record."""
 
-    __slots__ = ("ok", "status", "error", "delivery_error", "monitor_state")
+    __slots__ = ("ok", "status", "error", "delivery_error", "monitor_state", "retry")
 
-    def __init__(self, ok, status, error, delivery_error, monitor_state=None):
+    def __init__(self, ok, status, error, delivery_error, monitor_state=None, retry=None):
         self.ok, self.status, self.error, self.delivery_error = ok, status, error, delivery_error
         self.monitor_state = monitor_state  # a monitor's new state, kept with the result
+        self.retry = retry  # the job's "retry" when this failed attempt is retried
 
     @classmethod
     def of_row(cls, row):
@@ -9462,7 +9511,10 @@ class _Result:
         ok = row["status"] == "completed"
         failed_delivery = "delivery failed (see 'deliveries')" \
             if row.get("delivery_outcome") == "failed" else None
-        return cls(ok, "ok" if ok else "error", row.get("error"), failed_delivery)
+        attempt = row.get("retry")  # its cron_attempts row, if _gather found one
+        retry = {"scheduled_at": row.get("scheduled_instant"), "attempt": attempt["attempt"] + 1,
+                 "at": attempt["retry_at"]} if attempt and attempt.get("retry_at") else None
+        return cls(ok, "ok" if ok else "error", row.get("error"), failed_delivery, retry=retry)
 
 
 def _apply_result(job, eid, result, now, manual, zone):
@@ -9481,6 +9533,9 @@ def _apply_result(job, eid, result, now, manual, zone):
     job["last_run_at"] = _iso(now.astimezone(zone))
     _record_outcome(job, result)
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+    if result.retry is not None:
+        job["retry"] = result.retry  # its slot is not done: the next attempt comes due
+        return True
     if manual:
         return True
     # The fire was counted toward repeat when it was claimed (see _advance).
@@ -9497,7 +9552,8 @@ def _record_outcome(job, result):
     job["last_delivery_error"] = redact(result.delivery_error)[:500] \
         if result.delivery_error else None
     streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
-    job["failure_streak"] = 0 if result.ok else streak + 1
+    # A slot's outcome is its last attempt's: one that is retried is no failure yet.
+    job["failure_streak"] = 0 if result.ok else streak + (result.retry is None)
     if result.monitor_state is not None:
         job["monitor_state"] = result.monitor_state
 
@@ -9527,13 +9583,14 @@ class _Decision:
     """
 
     __slots__ = ("action", "index", "job_id", "instant", "what", "detail", "slot",
-                 "lateness", "changes", "row")
+                 "lateness", "changes", "row", "attempt")
 
     def __init__(self, action, index, job_id, instant=None, what=None, detail=None,
-                 slot=None, lateness=0.0, changes=None, row=None):
+                 slot=None, lateness=0.0, changes=None, row=None, attempt=1):
         self.action, self.index, self.job_id, self.instant = action, index, job_id, instant
         self.what, self.detail, self.slot, self.lateness = what, detail, slot, lateness
         self.changes, self.row = changes, row
+        self.attempt = attempt  # a fire's attempt at its slot: 2 and up are retries
 
     def key(self):
         """The decision in short: ``(action, job_id, instant, what)`` (``set``: the changes)."""
@@ -9555,25 +9612,29 @@ class _Facts:
     ledger row hold that occurrence.  *zone* gives a job's zone.
     """
 
-    __slots__ = ("now", "settings", "bad_config", "zone", "claims", "taken", "stepped_back")
+    __slots__ = ("now", "settings", "bad_config", "zone", "claims", "taken", "stepped_back",
+                 "attempts")
 
     def __init__(self, now, settings, zone, claims=None, taken=frozenset(), bad_config=None,
-                 stepped_back=False):
+                 stepped_back=False, attempts=frozenset()):
         self.now, self.settings, self.zone = now, settings, zone
         self.claims, self.taken = claims or {}, taken
         self.bad_config, self.stepped_back = bad_config or {}, stepped_back
+        self.attempts = attempts  # (job_id, instant, attempt) in it: a row holds that attempt
 
 
 class _TakenSlots:
-    """``(job_id, instant) in taken``, asked of the ledger on first need and remembered."""
+    """``(job_id, instant) in taken``, asked of the ledger on first need and remembered
+    (``(job_id, instant, attempt)`` with *attempts*: a row holds that attempt or a later)."""
 
-    def __init__(self, ledger):
+    def __init__(self, ledger, attempts=False):
         self._ledger, self._known = ledger, {}
+        self._ask = ledger.attempt_taken if attempts else ledger.has_occurrence
 
-    def __contains__(self, pair):
-        if pair not in self._known:
-            self._known[pair] = self._ledger.has_occurrence(*pair)
-        return self._known[pair]
+    def __contains__(self, key):
+        if key not in self._known:
+            self._known[key] = self._ask(*key)
+        return self._known[key]
 
 
 def _gather(home, records, now):
@@ -9582,6 +9643,9 @@ def _gather(home, records, now):
     claim_ids = [j["fire_claim"].get("execution_id") for j in records
                  if isinstance(j.get("fire_claim"), dict)]
     rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
+    failed = [eid for eid, row in rows.items() if row["status"] == "failed"]
+    for eid, attempt in ledger.attempts(failed).items():  # a retry it planned, unrecorded
+        rows[eid] = dict(rows[eid], retry=attempt)
     claims = {}
     for index, job in enumerate(records):
         claim = job.get("fire_claim")
@@ -9594,7 +9658,7 @@ def _gather(home, records, now):
     # may lie past what the schedules allow from now.
     stepped_back = max(home.store.saved_at(), _heartbeat_epoch(home)) > now.timestamp() + 60
     return _Facts(now, home.settings, home.zone, claims, _TakenSlots(ledger),
-                  home.bad_config, stepped_back)
+                  home.bad_config, stepped_back, _TakenSlots(ledger, attempts=True))
 
 
 def _claim_verdict(home, claim, row, now):
@@ -9723,8 +9787,31 @@ def _decide(index, job, facts):
     if _decide_claim(d) or _job_state(d.job) in ("completed", "error", "paused"):
         return d.out
     _restore_pending(d)
-    _decide_due(d)
+    if d.job.get("retry") is None or not _decide_retry(d):
+        _decide_due(d)
     return d.out
+
+
+def _decide_retry(d):
+    """Fire a failed slot's next attempt once it is due; True if it decided the job.
+
+    The attempt is bound to the slot of the failed one; a row holding it
+    already (claimed by a process that died before it saved the claim) drops
+    the retry: an attempt is never fired twice.
+    """
+    retry = d.job["retry"]
+    slot = _parse_stored(retry.get("scheduled_at")) if isinstance(retry, dict) else None
+    attempt = retry.get("attempt") if isinstance(retry, dict) else None
+    at = _parse_stored(retry.get("at")) if isinstance(retry, dict) else None
+    if slot is None or at is None or not isinstance(attempt, int) or attempt < 2 or \
+            (d.job.get("id"), _instant(slot), attempt) in d.facts.attempts:
+        d.set(retry=None)
+        return False
+    if at > d.facts.now or not _runnable(d, slot):
+        return at <= d.facts.now  # a slot due before the retry fires as usual
+    d.add("fire", instant=_instant(slot), what="retry", slot=slot,
+          lateness=(d.facts.now - at).total_seconds(), attempt=attempt)
+    return True
 
 
 def _decide_claim(d):
@@ -10040,12 +10127,13 @@ class _Claim:
     """A job the scan decided to fire, and the execution it got."""
 
     __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome",
-                 "row")
+                 "row", "attempt")
 
-    def __init__(self, job, slot, instant, kind, lateness, source="builtin"):
+    def __init__(self, job, slot, instant, kind, lateness, source="builtin", attempt=1):
         self.job, self.slot, self.instant, self.kind = job, slot, instant, kind
         self.lateness, self.eid, self.source, self.outcome = lateness, None, source, None
         self.row = None  # what the run wrote to its ledger row, once it is committed
+        self.attempt = attempt  # its attempt at the slot (2 and up: retries)
 
 
 def _owner_tag():
@@ -10104,10 +10192,11 @@ def _run_claimed(home, claim):
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     if outcome.note == "BLOCKED":
         ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
-    delivery_error, resolved = None, []
+    retry = _retry_plan(claim, outcome, finished)
+    delivery_error, resolved = None, _attempt_writes(claim, retry)
     try:
         delivery, delivery_error = _report_run(home, claim, outcome, document, finished,
-                                               resolved)
+                                               resolved, retry)
     except Exception as exc:  # the queue itself failed: say so, never lose the run
         delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
                                                     f"{exc}")
@@ -10131,24 +10220,78 @@ def _run_claimed(home, claim):
         except (OSError, HermesCronError):
             pass  # the next change's diff is then against less; its hash still decides
     home.books.apply(home, (job["id"], eid, _Result(
-        outcome.ok, outcome.status, outcome.error, delivery_error, state), finished, manual),
-        manual)
+        outcome.ok, outcome.status, outcome.error, delivery_error, state, retry), finished,
+        manual), manual)
     claim.outcome = outcome
     _ping_end(home, job, eid, outcome.ok, start_ping)
 
 
-def _report_run(home, claim, outcome, document, now, resolved):
+def _failure_report(home, job, outcome, now):
+    """(content, for_failure) a failed run sends: its alert, with a nudge after a streak,
+    or (``on_unverified: mark``) the answer as the job's result, its warning first."""
+    if outcome.verdict is not None and job.get("on_unverified") == "mark":
+        return _success_content(home, job, (
+            f"Warning: this answer did not pass its checks: {outcome.error}\n\n"
+            f"{outcome.response}")), False
+    content = _failure_content(job, outcome, now)
+    streak = (job.get("failure_streak") or 0) + 1
+    threshold = home.settings["failure_nudge_threshold"]
+    if threshold and streak >= threshold:
+        content += (f"\n\nThis job has failed {streak} runs in a row: worth a review. Fix "
+                    f"its prompt or configuration, or stop it with: python -m hermes_cron "
+                    f"pause {job['id']}")
+    return content, True
+
+
+# Failure types a retry cannot mend: a refused credential, a broken config, an
+# answer its checks found false (a scanner refusal and a crash never retry either).
+_NEVER_RETRIED = ("auth", "config", "unverified")
+
+
+def _retry_plan(claim, outcome, finished):
+    """The job's ``retry`` when this failed attempt is retried (``retries``), else None.
+
+    A tick's run retries a failure that may pass on another attempt (a
+    timeout, a rate limit, a provider's 5xx, a script's exit); the next
+    attempt waits the backoff, and a slot whose next one would come due
+    after the job's next slot is done: that slot is its retry.
+    """
+    job = claim.job
+    retries = _policy(job, "retries", 0)
+    if outcome.ok or not retries or claim.attempt > retries or claim.source != "builtin" or \
+            claim.instant is None or outcome.status != "error" or \
+            outcome.note in ("interrupted", "BLOCKED", "replaced") or \
+            classify_failure(outcome.error) in _NEVER_RETRIED:
+        return None
+    at = finished + timedelta(seconds=_retry_delay(job, claim.attempt + 1))
+    following = _parse_stored(job.get("next_run_at"))
+    if job["schedule"]["kind"] != "once" and following is not None and at >= following:
+        return None
+    return {"scheduled_at": claim.instant, "attempt": claim.attempt + 1, "at": _iso(at)}
+
+
+def _attempt_writes(claim, retry):
+    """The ``cron_attempts`` write a retried attempt commits with its result (a list)."""
+    if retry is None:
+        return []
+    return [_Ledger.attempt_write(claim.eid, claim.job["id"], claim.instant, claim.attempt,
+                                  _jitter(claim.job, claim.slot), retry["at"])]
+
+
+def _report_run(home, claim, outcome, document, now, resolved, retry=None):
     """Deliver a run's result or failure alert and keep its incidents; return the outcome.
 
     Returns (delivery_outcome, delivery error or None).  The writes that
     resolve incidents the run settles are appended to *resolved*: they
     commit with the run's result.  A failure alert is
     withheld (``suppressed_acked``) while its incident is closed or was
-    alerted less than ``failure_repeat_alert_hours`` ago.
+    alerted less than ``failure_repeat_alert_hours`` ago.  A failed attempt
+    that is retried (*retry*) opens no incident and alerts nobody: only a
+    slot's last attempt does.
     """
     job, eid, incidents = claim.job, claim.eid, home.incidents
     settings = home.settings
-    if outcome.note == "interrupted":  # the operator stopped it: nobody needs paging
+    if outcome.note == "interrupted" or retry is not None:  # nobody needs paging (yet)
         return "suppressed", None
     if outcome.ok:
         resolved.append(incidents.resolving(job["id"], False, now, eid))
@@ -10157,21 +10300,10 @@ def _report_run(home, claim, outcome, document, now, resolved):
         content, for_failure, incident = _success_content(home, job, outcome.response), False, None
     else:
         incident = incidents.record(job["id"], outcome.error or "unknown failure", document, now)
-        if outcome.verdict is not None and job.get("on_unverified") == "mark":
-            # The answer goes out as the job's result, its warning first.
-            content, for_failure = _success_content(home, job, (
-                f"Warning: this answer did not pass its checks: {outcome.error}\n\n"
-                f"{outcome.response}")), False
-        elif incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
-            return "suppressed_acked", None
-        else:
-            content, for_failure = _failure_content(job, outcome, now), True
-        streak = (job.get("failure_streak") or 0) + 1
-        threshold = settings["failure_nudge_threshold"]
-        if threshold and streak >= threshold and for_failure:
-            content += (f"\n\nThis job has failed {streak} runs in a row: worth a review. Fix "
-                        f"its prompt or configuration, or stop it with: python -m hermes_cron "
-                        f"pause {job['id']}")
+        if outcome.verdict is None or job.get("on_unverified") != "mark":
+            if incidents.withhold(incident, now, settings["failure_repeat_alert_hours"]):
+                return "suppressed_acked", None
+        content, for_failure = _failure_report(home, job, outcome, now)
     delivery, error = _deliver(home, job, eid, claim.instant, content, for_failure, now)
     if delivery == "delivered":
         resolved.append(incidents.resolving(job["id"], True, now, eid))
@@ -10727,7 +10859,7 @@ def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=F
     records (advanced past the fired slots, which are remembered as
     ``pending_slot``), then the fires' execution rows, then their claims.
     """
-    fires = [_Claim(records[d.index], d.slot, d.instant, d.what, d.lateness)
+    fires = [_Claim(records[d.index], d.slot, d.instant, d.what, d.lateness, attempt=d.attempt)
              for d in decisions if d.action == "fire"]
     holds = []
     for decision in decisions:
@@ -10770,12 +10902,14 @@ def _claim_fires(home, doc, jobs, fires, now, changed):
     elif store.read_stat is not None:
         store.write_due(jobs, now, store.read_stat)  # e.g. after a hand edit
     if fires:
-        eids = home.ledger.claim([(c.job["id"], c.instant) for c in fires], "builtin", now)
+        eids = home.ledger.claim([(c.job["id"], c.instant, c.attempt, _jitter(c.job, c.slot)
+                                   if c.instant else 0) for c in fires], "builtin", now)
         tag = _owner_tag()
         for claim, eid in zip(fires, eids):
             claim.eid = eid
             claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
             claim.job.pop("pending_slot", None)
+            claim.job.pop("retry", None)  # taken: the row holds this attempt now
         store.save(doc, jobs, now, changed={c.job["id"] for c in fires})
     for claim in fires:  # the runs get copies; the list is not ours after the lock
         claim.job = dict(claim.job)
@@ -10854,6 +10988,8 @@ def _advance(home, claim, now):
     crash leaves ``unknown`` has used its fire too.
     """
     job = claim.job
+    if claim.attempt > 1:
+        return  # a retry: its slot was taken off the schedule and counted by its first
     schedule = job["schedule"]
     zone = _safe_zone(home, job)
     slot_text = _iso_exact(claim.slot.astimezone(zone))
@@ -11109,12 +11245,19 @@ def _drain_runs(home, threads, drain, grace, say):
 # =============================================================================
 
 def _with_verdicts(ledger, rows):
-    """Add ``verdict`` to the rows whose answer was checked (its own checks' verdict first)."""
+    """Add ``verdict`` to the rows whose answer was checked (its own checks' verdict
+    first), and ``attempt`` (with ``retry_at`` when one follows) to retried slots' rows."""
     verdicts = ledger.verdicts(row["id"] for row in rows)
+    attempts = ledger.attempts(row["id"] for row in rows)
     for row in rows:
         found = verdicts.get(row["id"])
         if found:
             row["verdict"] = found[0]["verdict"]
+        attempt = attempts.get(row["id"])
+        if attempt and (attempt["attempt"] > 1 or attempt["retry_at"]):
+            row["attempt"] = attempt["attempt"]
+            if attempt["retry_at"]:
+                row["retry_at"] = attempt["retry_at"]
     return rows
 
 
@@ -14317,6 +14460,8 @@ def _cmd_runs(home, args):
                          f"source={row['source']} {when}"
                          + (f" took {took:g} s" if took is not None else "")
                          + (f" verdict={row['verdict']}" if row.get("verdict") else "")
+                         + (f" attempt={row['attempt']}" if row.get("attempt") else "")
+                         + (f" retry_at={row['retry_at']}" if row.get("retry_at") else "")
                          + names.get(row["job_id"], "")))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")
