@@ -3708,7 +3708,8 @@ def _job_due(job, seen):
     *seen* maps the times parsed so far to their epochs: many jobs share a slot.
     """
     if not isinstance(job, dict) or not isinstance(job.get("id"), str) or \
-            job.get("fire_claim") is not None or job.get("pending_slot") is not None:
+            job.get("fire_claim") is not None or job.get("pending_slot") is not None \
+            or job.get("fire_claims"):
         return 0
     if _job_state(job) != "scheduled":
         return _NEVER
@@ -5926,6 +5927,35 @@ class _Ledger:
                 out[row["execution_id"]] = row
         return out
 
+    def announce(self, eid, job_id, instant, attempt, jitter, child):
+        """Note a Replace job's running child (``child PID START``), for a newer run to stop."""
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                conn.execute("INSERT OR IGNORE INTO cron_attempts VALUES (?,?,?,?,?,NULL,NULL)",
+                             (eid, job_id, instant, attempt, jitter))
+                conn.execute("UPDATE cron_attempts SET note=? WHERE execution_id=?", (child, eid))
+
+    def mark_replaced(self, eid, job_id, by):
+        """Say run *eid* is replaced by run *by*; return the child it announced, or None."""
+        with self._lock:
+            conn = self.connect()
+            with _transaction(conn):
+                found = conn.execute("SELECT note FROM cron_attempts WHERE execution_id=?",
+                                     (eid,)).fetchone()
+                conn.execute("INSERT OR IGNORE INTO cron_attempts (execution_id, job_id) "
+                             "VALUES (?,?)", (eid, job_id))
+                conn.execute("UPDATE cron_attempts SET note=? WHERE execution_id=?",
+                             (f"replaced {by}", eid))
+        note = found[0] if found and found[0] else ""
+        return note if note.startswith("child ") else None
+
+    def replaced_by(self, eid):
+        """The run that replaced run *eid* (``concurrency: replace``), or None."""
+        rows = self.select("SELECT note FROM cron_attempts WHERE execution_id=?", (eid,))
+        note = rows[0]["note"] if rows and rows[0]["note"] else ""
+        return note.partition(" ")[2] if note.startswith("replaced ") else None
+
     def attempt_taken(self, job_id, instant, attempt):
         """True if a row holds attempt *attempt* (or a later one) of a slot."""
         if not self.exists():
@@ -7212,6 +7242,7 @@ class _Runs:
         self.inflight = 0
         self.left = {}  # eid -> reports of processes its children left behind
         self.deadlines = {}  # eid -> (monotonic end, seconds) of a job's timeout_seconds
+        self.announce = {}  # eid -> fn(pid): a Replace job's child is noted where others see
 
     def stop(self, signame, grace):
         """Stop every run in flight: SIGTERM each child's process group, SIGKILL after *grace*.
@@ -7301,6 +7332,12 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_ou
                              f"{exc.strerror or exc}"
     with runs.lock:
         runs.procs[eid] = proc
+        announce = runs.announce.get(eid)
+    if announce is not None:
+        try:
+            announce(proc.pid)
+        except Exception:
+            pass  # unannounced, a newer run cannot stop it: it waits for it instead
     error = None
     try:
         data = None if stdin_text is None else stdin_text.encode("utf-8", "replace")
@@ -9526,7 +9563,12 @@ def _apply_result(job, eid, result, now, manual, zone):
     """
     claim = job.get("fire_claim")
     if not isinstance(claim, dict) or claim.get("execution_id") != eid:
-        return False
+        # An older run of a concurrency: allow job reports as it ends.
+        if not _drop_overlapped(job, eid):
+            return False
+        job["last_run_at"] = _iso(now.astimezone(zone))
+        _record_outcome(job, result)
+        return True
     for key in ("pending_slot", "manual_run_at"):
         job.pop(key, None)
     job["fire_claim"] = None  # cleared as upstream clears it
@@ -9613,7 +9655,7 @@ class _Facts:
     """
 
     __slots__ = ("now", "settings", "bad_config", "zone", "claims", "taken", "stepped_back",
-                 "attempts")
+                 "attempts", "overlapped")
 
     def __init__(self, now, settings, zone, claims=None, taken=frozenset(), bad_config=None,
                  stepped_back=False, attempts=frozenset()):
@@ -9621,6 +9663,7 @@ class _Facts:
         self.claims, self.taken = claims or {}, taken
         self.bad_config, self.stepped_back = bad_config or {}, stepped_back
         self.attempts = attempts  # (job_id, instant, attempt) in it: a row holds that attempt
+        self.overlapped = {}  # index -> [(claim, verdict, error, row)] of fire_claims
 
 
 class _TakenSlots:
@@ -9642,23 +9685,51 @@ def _gather(home, records, now):
     ledger = home.ledger
     claim_ids = [j["fire_claim"].get("execution_id") for j in records
                  if isinstance(j.get("fire_claim"), dict)]
+    claim_ids += [c.get("execution_id") for j in records for c in _overlapped(j)]
     rows = ledger.get([i for i in claim_ids if isinstance(i, str)])
     failed = [eid for eid, row in rows.items() if row["status"] == "failed"]
     for eid, attempt in ledger.attempts(failed).items():  # a retry it planned, unrecorded
         rows[eid] = dict(rows[eid], retry=attempt)
-    claims = {}
+    claims, overlapped = {}, {}
     for index, job in enumerate(records):
         claim = job.get("fire_claim")
         if claim is not None:
-            eid = claim.get("execution_id") if isinstance(claim, dict) else None
-            row = rows.get(eid) if isinstance(eid, str) else None
-            claims[index] = _claim_verdict(home, claim, row, now) + (row,)
+            claims[index] = _verdict_of(home, claim, rows, now)[1:]
+        for claim in _overlapped(job):  # the older runs of a concurrency: allow job
+            overlapped.setdefault(index, []).append(_verdict_of(home, claim, rows, now))
     # The store was last written, or a tick last ran, later than now: the
     # clock stepped back (or was ahead then), so next runs computed then
     # may lie past what the schedules allow from now.
     stepped_back = max(home.store.saved_at(), _heartbeat_epoch(home)) > now.timestamp() + 60
-    return _Facts(now, home.settings, home.zone, claims, _TakenSlots(ledger),
-                  home.bad_config, stepped_back, _TakenSlots(ledger, attempts=True))
+    facts = _Facts(now, home.settings, home.zone, claims, _TakenSlots(ledger),
+                   home.bad_config, stepped_back, _TakenSlots(ledger, attempts=True))
+    facts.overlapped = overlapped
+    return facts
+
+
+def _verdict_of(home, claim, rows, now):
+    """(claim, verdict, error, row) of a fire claim, its row looked up in *rows*."""
+    eid = claim.get("execution_id") if isinstance(claim, dict) else None
+    row = rows.get(eid) if isinstance(eid, str) else None
+    return (claim,) + _claim_verdict(home, claim, row, now) + (row,)
+
+
+def _overlapped(job):
+    """The claims of a ``concurrency: allow`` job's older runs still in flight
+    (``fire_claims``; its newest run holds ``fire_claim``)."""
+    claims = job.get("fire_claims")
+    return [c for c in claims if isinstance(c, dict)] if isinstance(claims, list) else []
+
+
+def _drop_overlapped(job, eid):
+    """Take run *eid*'s claim out of ``fire_claims``; True if it was there."""
+    claims = _overlapped(job)
+    kept = [c for c in claims if c.get("execution_id") != eid]
+    if kept:
+        job["fire_claims"] = kept
+    else:
+        job.pop("fire_claims", None)
+    return len(kept) != len(claims)
 
 
 def _claim_verdict(home, claim, row, now):
@@ -9724,10 +9795,11 @@ class _Deciding:
     only read), so the caller's record is never written.
     """
 
-    __slots__ = ("index", "job", "facts", "out", "restored", "_own", "_said")
+    __slots__ = ("index", "job", "facts", "out", "restored", "_own", "_said", "running")
 
     def __init__(self, index, job, facts):
         self.index, self.job, self.facts, self.out, self._own = index, job, facts, [], False
+        self.running = None  # a live claim a fire overlaps or replaces (concurrency)
         self.restored = None  # a pending slot given back: last_dispatch names it untruly
         self._said = set()  # slots already skipped as already_run
 
@@ -9738,6 +9810,8 @@ class _Deciding:
         return self.job
 
     def add(self, action, **fields):
+        if action == "fire" and self.running is not None:
+            fields["row"] = self.running  # the run it overlaps or replaces
         self.out.append(_Decision(action, self.index, self.job.get("id"), **fields))
 
     def set(self, **changes):
@@ -9815,15 +9889,25 @@ def _decide_retry(d):
 
 
 def _decide_claim(d):
-    """Settle a claim that no longer stands; True if a live one leaves nothing to decide."""
+    """Settle a claim that no longer stands; True if a live one leaves nothing to decide.
+
+    With ``concurrency`` allow or replace, a live claim leaves the due slot
+    to decide: its fire overlaps the run (allow) or stops it (replace).
+    """
+    if "fire_claims" in d.job:
+        _decide_overlapped(d)
     claim = d.job.get("fire_claim")
     if claim is None:
         return False
     verdict, error, row = d.facts.claims.get(d.index, ("gone", None, None))
     if verdict == "live":
-        if _job_state(d.job) == "scheduled":
+        if _job_state(d.job) != "scheduled":
+            return True
+        if _policy(d.job, "concurrency") == "forbid":
             _overlap(d, claim)
-        return True
+            return True
+        d.running = claim
+        return False
     d.add("settle", detail=error, what=row["id"] if row is not None else None, row=row)
     if error is None:
         # Its process may never have recorded a finished run on the job
@@ -9831,6 +9915,20 @@ def _decide_claim(d):
         _apply_row(d.own(), row, d.facts.now, _zone_or_utc(d.facts, d.job))
     d.own()["fire_claim"] = None  # cleared as upstream clears it
     return False
+
+
+def _decide_overlapped(d):
+    """Drop the older runs' claims that no longer stand (a dead owner's row: unknown)."""
+    kept = []
+    for claim, verdict, error, row in d.facts.overlapped.get(d.index, ()):
+        if verdict == "live":
+            kept.append(claim)
+        else:
+            d.add("settle", what="overlapped", detail=error, row=row, changes=claim)
+    if len(kept) != len(_overlapped(d.job)) or not isinstance(d.job.get("fire_claims"), list):
+        d.own()["fire_claims"] = kept or None
+        if not kept:
+            d.job.pop("fire_claims")
 
 
 def _overlap(d, claim):
@@ -10127,13 +10225,15 @@ class _Claim:
     """A job the scan decided to fire, and the execution it got."""
 
     __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome",
-                 "row", "attempt")
+                 "row", "attempt", "running")
 
-    def __init__(self, job, slot, instant, kind, lateness, source="builtin", attempt=1):
+    def __init__(self, job, slot, instant, kind, lateness, source="builtin", attempt=1,
+                 running=None):
         self.job, self.slot, self.instant, self.kind = job, slot, instant, kind
         self.lateness, self.eid, self.source, self.outcome = lateness, None, source, None
         self.row = None  # what the run wrote to its ledger row, once it is committed
         self.attempt = attempt  # its attempt at the slot (2 and up: retries)
+        self.running = running  # the claim of the run it overlaps or replaces (concurrency)
 
 
 def _owner_tag():
@@ -10168,16 +10268,15 @@ def _run_claim(home, claim, report=None, counted=False):
 
 
 def _run_claimed(home, claim):
-    ledger, eid, started = home.ledger, claim.eid, home.now()
+    ledger, eid = home.ledger, claim.eid
+    if _policy(claim.job, "concurrency") == "replace":
+        _replace_run(home, claim)
+    started = home.now()
     if not ledger.start(eid, started):
         return
     job = claim.job
     start_ping = _ping_start(home, job, eid)
-    outcome = _execute(home, job, eid, home.runs)
-    with home.runs.lock:
-        if eid in home.runs.interrupted:
-            home.runs.interrupted.discard(eid)
-            outcome.note = "interrupted"  # by the operator: no incident, no alert
+    outcome = _stopped(home, claim, _execute(home, job, eid, home.runs))
     finished = home.now()
     document, checked = None, []
     try:
@@ -10278,6 +10377,86 @@ def _attempt_writes(claim, retry):
                                   _jitter(claim.job, claim.slot), retry["at"])]
 
 
+def _stopped(home, claim, outcome):
+    """*outcome*, noted ``interrupted`` (by the operator: no incident, no alert) or
+    ``replaced`` (by a newer run of a ``concurrency: replace`` job: the same)."""
+    eid = claim.eid
+    with home.runs.lock:
+        home.runs.announce.pop(eid, None)
+        if eid in home.runs.interrupted:
+            home.runs.interrupted.discard(eid)
+            outcome.note = "interrupted"
+            return outcome
+    by = home.ledger.replaced_by(eid) if "concurrency" in claim.job else None
+    if by is not None:
+        outcome.status, outcome.note = "error", "replaced"
+        outcome.error = f"replaced by execution {by} (concurrency: replace)"
+    return outcome
+
+
+def _replace_run(home, claim):
+    """Stop the run a ``concurrency: replace`` fire replaces, before this one starts.
+
+    The old run is marked replaced, its child gets SIGTERM, and SIGKILL
+    after ``$HERMES_CRON_KILL_GRACE_SECONDS`` (10); its process records it
+    ``failed`` with the reason.  A child is signalled only where its owner
+    is provably alive on this host and the child's start time matches the
+    one it announced (no reused pid is ever signalled); a run elsewhere is
+    waited for within the grace, then this one starts anyway.
+    """
+    import signal
+
+    ledger, job, eid = home.ledger, claim.job, claim.eid
+
+    def announce(pid):
+        state = _pid_state(pid)
+        ledger.announce(eid, job["id"], claim.instant, claim.attempt, _jitter(job, claim.slot),
+                        f"child {pid} {state[1] if state else None}")
+
+    home.runs.announce[eid] = announce
+    old = claim.running.get("execution_id") if claim.running is not None else None
+    if not isinstance(old, str):
+        return
+    child = ledger.mark_replaced(old, claim.job["id"], claim.eid)
+    grace = _env_seconds(home.environ, "KILL_GRACE_SECONDS", _STOP_GRACE)
+    pgid = _stoppable_child(ledger, old, child)
+    signals = [(0.0, signal.SIGTERM), (grace, signal.SIGKILL)] if pgid else []
+    begun = time.monotonic()
+    while True:
+        row = ledger.get([old]).get(old)
+        if row is None or row["status"] not in _ACTIVE:
+            return
+        waited = time.monotonic() - begun
+        while signals and waited >= signals[0][0]:
+            try:
+                os.killpg(pgid, signals.pop(0)[1])
+            except OSError:
+                pass
+        if waited > grace + _REPLACE_SETTLE:
+            return  # its owner records it when it can; this run goes on
+        time.sleep(0.05)
+
+
+# After the SIGKILL of a replaced run, how long its owner may take to record it.
+_REPLACE_SETTLE = 5.0
+
+
+def _stoppable_child(ledger, eid, child):
+    """The process group of run *eid*'s announced *child* (``child PID START``), if it may
+    be signalled: its owner alive on this host and the pid still that child."""
+    parts = (child or "").split()
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    row = ledger.get([eid]).get(eid)
+    if row is None or row["status"] != "running" or ledger.owner_state(
+            row["process_id"], row["pid"], row["process_started_at"], by_row=True) != "alive":
+        return None
+    state = _pid_state(int(parts[1]))
+    if state is None or state[0] == "Z" or str(state[1]) != parts[2]:
+        return None
+    return int(parts[1])
+
+
 def _report_run(home, claim, outcome, document, now, resolved, retry=None):
     """Deliver a run's result or failure alert and keep its incidents; return the outcome.
 
@@ -10291,7 +10470,7 @@ def _report_run(home, claim, outcome, document, now, resolved, retry=None):
     """
     job, eid, incidents = claim.job, claim.eid, home.incidents
     settings = home.settings
-    if outcome.note == "interrupted" or retry is not None:  # nobody needs paging (yet)
+    if outcome.note in ("interrupted", "replaced") or retry is not None:  # nobody to page
         return "suppressed", None
     if outcome.ok:
         resolved.append(incidents.resolving(job["id"], False, now, eid))
@@ -10451,9 +10630,11 @@ class _FireHeartbeat:
 
             def change(jobs):
                 for job in jobs:
-                    claim = job.get("fire_claim") if isinstance(job, dict) else None
-                    if isinstance(claim, dict) and str(claim.get("by", "")).endswith(mine):
-                        claim["at"] = _iso(home.now())
+                    if not isinstance(job, dict):
+                        continue
+                    for claim in [job.get("fire_claim")] + _overlapped(job):
+                        if isinstance(claim, dict) and str(claim.get("by", "")).endswith(mine):
+                            claim["at"] = _iso(home.now())
 
             try:
                 home.store.mutate(change, home.now())
@@ -10809,10 +10990,10 @@ def _reconcile(home, records, now, report):
         or _reap_due(home, now)
     report["reconciled"] = home.ledger.reconcile(now)
     if due:
+        claimed = [c.get("execution_id") for j in records
+                   for c in [j.get("fire_claim")] + _overlapped(j) if isinstance(c, dict)]
         report["reconciled"] += home.ledger.settle_unclaimed(
-            {j["fire_claim"].get("execution_id") for j in records
-             if isinstance(j.get("fire_claim"), dict)
-             and isinstance(j["fire_claim"].get("execution_id"), str)}, now)
+            {eid for eid in claimed if isinstance(eid, str)}, now)
     return due
 
 
@@ -10859,8 +11040,8 @@ def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=F
     records (advanced past the fired slots, which are remembered as
     ``pending_slot``), then the fires' execution rows, then their claims.
     """
-    fires = [_Claim(records[d.index], d.slot, d.instant, d.what, d.lateness, attempt=d.attempt)
-             for d in decisions if d.action == "fire"]
+    fires = [_Claim(records[d.index], d.slot, d.instant, d.what, d.lateness, attempt=d.attempt,
+                    running=d.row) for d in decisions if d.action == "fire"]
     holds = []
     for decision in decisions:
         if decision.action != "fire":
@@ -10876,7 +11057,10 @@ def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=F
 def _apply_one(home, job, decision, now, report, holds):
     """Carry out one decision other than a fire (hold-backs are collected in *holds*)."""
     action = decision.action
-    if action == "settle":
+    if action == "settle" and decision.what == "overlapped":
+        if _settle_overlapped(home, job, decision, now):
+            report["reconciled"].append(decision.row["id"])
+    elif action == "settle":
         if _settle(home, job, decision.row, decision.detail, now):
             report["reconciled"].append(decision.row["id"])
     elif action == "set":
@@ -10907,6 +11091,8 @@ def _claim_fires(home, doc, jobs, fires, now, changed):
         tag = _owner_tag()
         for claim, eid in zip(fires, eids):
             claim.eid = eid
+            if claim.running is not None and _policy(claim.job, "concurrency") == "allow":
+                claim.job["fire_claims"] = _overlapped(claim.job) + [claim.running]
             claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
             claim.job.pop("pending_slot", None)
             claim.job.pop("retry", None)  # taken: the row holds this attempt now
@@ -10938,6 +11124,15 @@ def _settle(home, job, row, error, now):
     if not _apply_row(job, row, now, _safe_zone(home, job)):
         job["fire_claim"] = None  # cleared as upstream clears it
     return False
+
+
+def _settle_overlapped(home, job, decision, now):
+    """Drop an older run's claim (``fire_claims``) that no longer stands, as ``_settle``."""
+    row, error = decision.row, decision.detail
+    marked = error is not None and row is not None and home.ledger.mark_unknown(row, error, now)
+    if marked or not _apply_row(job, row, now, _safe_zone(home, job)):
+        _drop_overlapped(job, decision.changes.get("execution_id"))
+    return marked
 
 
 def _skip(home, report, job, instant, reason, detail, now, record=True):
