@@ -5546,7 +5546,7 @@ _SWEEP_BATCH = 20000
 _VACUUM_MIN_FREE_PAGES = 256
 _VACUUM_STEP_PAGES = 4096
 _UNIX_EPOCH_JULIAN = 2440587.5
-# One job's terminal rows past the global cutoff, beyond its newest 20.
+# One job's terminal rows past a cutoff, beyond its newest 20 (or its history_limit).
 _PRUNE_JOB = ("DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
               "status IN ('completed','failed','unknown') AND rowid NOT IN (SELECT rowid FROM "
               "executions WHERE job_id=? AND status IN ('completed','failed','unknown') "
@@ -5707,6 +5707,11 @@ def _owner_state(owner, me, by_row=False):
     if started is None or state[1] is None:
         return "unknown"
     return "alive" if state[1] == started else "dead"
+
+
+def _julian(moment):
+    """SQLite's julianday of an aware datetime."""
+    return moment.timestamp() / 86400.0 + _UNIX_EPOCH_JULIAN
 
 
 class _Ledger:
@@ -5965,21 +5970,41 @@ class _Ledger:
                                 "scheduled_instant=? AND attempt>=? LIMIT 1",
                                 (job_id, instant, attempt)))
 
-    def claim_occurrence(self, job_id, instant, source, now):
+    def claim_occurrence(self, job_id, instant, source, now, retry=None):
         """Claim an occurrence unless any row has it; return (new id, existing row).
 
         The check and the insert are one transaction, so two processes that
-        fire the same occurrence at once get one row between them.
+        fire the same occurrence at once get one row between them.  With
+        *retry* (the id of the slot's failed last row, the attempt to run),
+        the new attempt's row is claimed only while that row is still the
+        slot's last: two retries of one attempt get one row.
         """
         with self._lock:
             conn = self.connect()
             with _transaction(conn):
-                cur = conn.execute("SELECT * FROM executions WHERE job_id=? AND "
-                                   "scheduled_instant=? ORDER BY rowid LIMIT 1", (job_id, instant))
+                cur = conn.execute("SELECT * FROM executions WHERE job_id=? AND scheduled_instant"
+                                   "=? ORDER BY rowid DESC LIMIT 1", (job_id, instant))
                 found = cur.fetchone()
                 if found is not None:  # by name: an upstream table orders its columns its own way
-                    return None, dict(zip([d[0] for d in cur.description], found))
-                return self._insert(conn, job_id, instant, source, now), None
+                    found = dict(zip([d[0] for d in cur.description], found))
+                    if retry is None or found["id"] != retry[0]:
+                        return None, found
+                eid = self._insert(conn, job_id, instant, source, now)
+                if retry is not None:
+                    conn.execute(*self.attempt_write(eid, job_id, instant, retry[1], 0))
+                return eid, None
+
+    def last_attempt(self, job_id, instant):
+        """(row, attempt, note) of a slot's last row, or None if it has none."""
+        if not self.exists():
+            return None
+        rows = self.select("SELECT e.*, a.attempt AS attempt_number, a.note AS attempt_note "
+                           "FROM executions e LEFT JOIN cron_attempts a ON a.execution_id=e.id "
+                           "WHERE e.job_id=? AND e.scheduled_instant=? ORDER BY e.rowid DESC "
+                           "LIMIT 1", (job_id, instant))
+        if not rows:
+            return None
+        return rows[0], rows[0]["attempt_number"] or 1, rows[0]["attempt_note"] or ""
 
     def register(self, now, conn=None):
         """Record where this process runs, so others can prove its death later."""
@@ -6142,25 +6167,34 @@ class _Ledger:
         """Drop terminal rows no rule keeps; cost follows what it deletes.
 
         Kept: the newest 1,000 rows, every row of the last two hours (a
-        slot's grace window), and the newest 20 of each live job.  *ran* are
-        jobs that just finished runs: only their floors can have moved.  With
-        *live* (the ids in the store) and *now*, a full sweep runs once a day
-        (and on a ledger that never had one, such as an upstream file); rows
-        of removed jobs go then, or at once through ``forget``.
+        slot's grace window), and the newest 20 of each live job.  A job's
+        ``history_limit`` N replaces its 20: beyond its newest N its rows go
+        as soon as they leave the two hours, however few the ledger holds.
+        *ran* maps the jobs that just finished runs to their limits (or
+        None): only their floors can have moved.  With *live* (the store's
+        ids, mapped the same way) and *now*, a full sweep runs once a day (and
+        on a ledger that never had one, such as an upstream file); rows of
+        removed jobs go then, or at once through ``forget``.
         """
+        ran = ran if isinstance(ran, dict) else dict.fromkeys(ran)
+        live = live if live is None or isinstance(live, dict) else dict.fromkeys(live)
         with self._lock:
             conn = self.connect()
             with _transaction(conn):
                 cutoff = self._cutoff(conn, now)
+                recent = None if now is None else _julian(now - timedelta(seconds=_MAX_GRACE))
                 deleted = 0
-                if cutoff is not None:
-                    for job_id in sorted(set(ran)):
-                        gone = conn.execute(_PRUNE_JOB, (job_id, cutoff, job_id,
-                                                         _MIN_ROWS_PER_JOB)).rowcount
-                        if gone:  # their verdicts and attempts go with them
-                            conn.execute(_PRUNE_VERDICTS, (job_id, job_id))
-                            conn.execute(_PRUNE_ATTEMPTS, (job_id, job_id))
-                        deleted += gone
+                for job_id in sorted(ran):
+                    limit = ran[job_id]
+                    below = cutoff if limit is None else recent
+                    if below is None:
+                        continue
+                    gone = conn.execute(_PRUNE_JOB, (job_id, below, job_id,
+                                                     limit or _MIN_ROWS_PER_JOB)).rowcount
+                    if gone:  # their verdicts and attempts go with them
+                        conn.execute(_PRUNE_VERDICTS, (job_id, job_id))
+                        conn.execute(_PRUNE_ATTEMPTS, (job_id, job_id))
+                    deleted += gone
                 # Skips are written in time order: rowid order is instant order.
                 deleted += conn.execute(
                     "DELETE FROM cron_skips WHERE rowid <= (SELECT max(rowid) FROM cron_skips) "
@@ -6202,9 +6236,7 @@ class _Ledger:
             return None  # no more than 1,000 rows: all kept
         if now is None:
             return row[0]
-        recent = (now - timedelta(seconds=_MAX_GRACE)).timestamp() / 86400.0 + \
-            _UNIX_EPOCH_JULIAN
-        return min(row[0], recent)
+        return min(row[0], _julian(now - timedelta(seconds=_MAX_GRACE)))
 
     def _sweep(self, conn, cutoff, live):
         """Trim every job to what it keeps, in transactions of bounded size.
@@ -6225,7 +6257,7 @@ class _Ledger:
                         "SELECT julianday(claimed_at) FROM executions WHERE job_id=? AND "
                         "status IN ('completed','failed','unknown') "
                         "ORDER BY julianday(claimed_at) DESC LIMIT 1 OFFSET ?",
-                        (job_id, _MIN_ROWS_PER_JOB - 1)).fetchone()
+                        (job_id, (live[job_id] or _MIN_ROWS_PER_JOB) - 1)).fetchone()
                     if floor is None or floor[0] is None:
                         continue  # its newest 20 are all it has
                     below = min(cutoff, floor[0])
@@ -10225,7 +10257,7 @@ class _Claim:
     """A job the scan decided to fire, and the execution it got."""
 
     __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome",
-                 "row", "attempt", "running")
+                 "row", "attempt", "running", "retried")
 
     def __init__(self, job, slot, instant, kind, lateness, source="builtin", attempt=1,
                  running=None):
@@ -10234,6 +10266,7 @@ class _Claim:
         self.row = None  # what the run wrote to its ledger row, once it is committed
         self.attempt = attempt  # its attempt at the slot (2 and up: retries)
         self.running = running  # the claim of the run it overlaps or replaces (concurrency)
+        self.retried = False  # an external run whose caller runs it again on failure
 
 
 def _owner_tag():
@@ -10291,11 +10324,11 @@ def _run_claimed(home, claim):
         outcome = _Outcome("error", error=f"could not write the output document: {exc}")
     if outcome.note == "BLOCKED":
         ledger.record_skip(job["id"], claim.instant, "blocked_scanner", outcome.error, finished)
-    retry = _retry_plan(claim, outcome, finished)
+    retry, quiet = _retry_of(claim, outcome, finished)
     delivery_error, resolved = None, _attempt_writes(claim, retry)
     try:
         delivery, delivery_error = _report_run(home, claim, outcome, document, finished,
-                                               resolved, retry)
+                                               resolved, quiet)
     except Exception as exc:  # the queue itself failed: say so, never lose the run
         delivery, delivery_error = "failed", redact(f"delivery failed: {type(exc).__name__}: "
                                                     f"{exc}")
@@ -10307,7 +10340,7 @@ def _run_claimed(home, claim):
                      "error": None if outcome.ok else redact(outcome.error or "unknown failure"),
                      "delivery_outcome": delivery, "started_at": started.isoformat(),
                      "finished_at": finished.isoformat()}
-    home.ran.add(job["id"])
+    home.ran[job["id"]] = _policy(job, "history_limit")
     # A tick's run does not wait for its job record (the tick waits for the
     # writer); a manual run returns with its record written.
     manual = claim.source != "builtin"
@@ -10356,17 +10389,32 @@ def _retry_plan(claim, outcome, finished):
     after the job's next slot is done: that slot is its retry.
     """
     job = claim.job
-    retries = _policy(job, "retries", 0)
-    if outcome.ok or not retries or claim.attempt > retries or claim.source != "builtin" or \
-            claim.instant is None or outcome.status != "error" or \
-            outcome.note in ("interrupted", "BLOCKED", "replaced") or \
-            classify_failure(outcome.error) in _NEVER_RETRIED:
+    if claim.source != "builtin" or not _retryable(claim, outcome):
         return None
     at = finished + timedelta(seconds=_retry_delay(job, claim.attempt + 1))
     following = _parse_stored(job.get("next_run_at"))
     if job["schedule"]["kind"] != "once" and following is not None and at >= following:
         return None
     return {"scheduled_at": claim.instant, "attempt": claim.attempt + 1, "at": _iso(at)}
+
+
+def _retry_of(claim, outcome, finished):
+    """(retry, quiet): the tick's retry of this attempt (see ``_retry_plan``), and True
+    when its failure pages nobody yet: another attempt comes, from the tick or from
+    the engine that runs a ``--retried`` command again."""
+    retry = _retry_plan(claim, outcome, finished)
+    return retry, retry is not None or claim.retried and _retryable(claim, outcome)
+
+
+def _retryable(claim, outcome):
+    """True if this failed attempt of a slot has attempts left (``retries``) and failed
+    in a way another attempt may pass: never a crash, a stop, a refused credential,
+    a config error, a scanner refusal or a failed check."""
+    retries = _policy(claim.job, "retries", 0)
+    return not (outcome.ok or not retries or claim.attempt > retries or claim.instant is None
+                or outcome.status != "error"
+                or outcome.note in ("interrupted", "BLOCKED", "replaced")
+                or classify_failure(outcome.error) in _NEVER_RETRIED)
 
 
 def _attempt_writes(claim, retry):
@@ -10457,7 +10505,7 @@ def _stoppable_child(ledger, eid, child):
     return int(parts[1])
 
 
-def _report_run(home, claim, outcome, document, now, resolved, retry=None):
+def _report_run(home, claim, outcome, document, now, resolved, retried=False):
     """Deliver a run's result or failure alert and keep its incidents; return the outcome.
 
     Returns (delivery_outcome, delivery error or None).  The writes that
@@ -10465,12 +10513,12 @@ def _report_run(home, claim, outcome, document, now, resolved, retry=None):
     commit with the run's result.  A failure alert is
     withheld (``suppressed_acked``) while its incident is closed or was
     alerted less than ``failure_repeat_alert_hours`` ago.  A failed attempt
-    that is retried (*retry*) opens no incident and alerts nobody: only a
+    that is retried (*retried*) opens no incident and alerts nobody: only a
     slot's last attempt does.
     """
     job, eid, incidents = claim.job, claim.eid, home.incidents
     settings = home.settings
-    if outcome.note in ("interrupted", "replaced") or retry is not None:  # nobody to page
+    if outcome.note in ("interrupted", "replaced") or retried:  # nobody to page (yet)
         return "suppressed", None
     if outcome.ok:
         resolved.append(incidents.resolving(job["id"], False, now, eid))
@@ -10665,7 +10713,7 @@ class _Scheduler:
         self.runs = _Runs()
         self.heartbeat = _FireHeartbeat()
         self.books = _Bookkeeper()
-        self.ran = set()
+        self.ran = {}  # job id -> its history_limit, of the jobs whose runs just finished
         self.resolved = {}  # real paths and script heads, for one tick (see _run_script)
         self.observer = None
         self.bad_config = {}
@@ -10902,7 +10950,7 @@ def _tick_settings(home, report):
 def _after_runs(home, live=None):
     """Prune after runs: the floors of the jobs that ran; with *live*, the daily sweep."""
     home.heartbeat.stop_if_idle(home.runs)
-    ran, home.ran = home.ran, set()
+    ran, home.ran = home.ran, {}
     if not ran and live is None:
         return  # nothing finished: nothing can have become prunable
     if home.ledger.exists():
@@ -10978,7 +11026,8 @@ def _idle_scan(home, now, report):
     if reaped and ledger.exists():
         report["reconciled"] = ledger.reconcile(now) + ledger.settle_unclaimed(set(), now)
         if ledger.sweep_due(now):
-            live = {j.get("id") for j in home.store.load()[1] if isinstance(j, dict)}
+            live = {j.get("id"): _policy(j, "history_limit")
+                    for j in home.store.load()[1] if isinstance(j, dict)}
     return [], reaped, live
 
 
@@ -11205,31 +11254,30 @@ def _advance(home, claim, now):
 
 # --- 19.2 Firing outside the tick --------------------------------------------
 
-def _run_now(home, ref, occurrence=None):
-    """Fire a job synchronously outside its schedule; return (row, existing)."""
+def _run_now(home, ref, occurrence=None, retried=False):
+    """Fire a job synchronously outside its schedule; return (row, existing).
+
+    With *retried* (the caller runs the command again on failure: systemd's
+    ``Restart=on-failure``, a Kubernetes ``backoffLimit``) an occurrence whose
+    last attempt failed and may pass on another runs its next attempt.
+    """
     now = home.now()
     home.resolved.clear()  # one run is its own pass: scripts and environment read afresh
     job = home.job(ref)
     instant, source = None, "direct"  # upstream's value for a run outside the tick
-    ledger, eid = home.ledger, None
+    ledger, eid, retry = home.ledger, None, None
     if occurrence is not None:
         instant = _occurrence_instant(home, job, occurrence, now)
         source = "external"
-        stale = _stale_occurrence(home, job, instant, now)
+        retry = _next_attempt(home, job, instant) if retried else None
+        stale = None if retry else _stale_occurrence(home, job, instant, now)
         if stale is not None:
-            # An old slot that did run still reports its row, as any taken slot does.
-            rows = ledger.select("SELECT * FROM executions WHERE job_id=? AND "
-                                "scheduled_instant=? ORDER BY rowid LIMIT 1", (job["id"], instant))
-            if rows:
-                return rows[0], True
-            ledger.record_skip(job["id"], instant, *stale, now)
-            return {"id": None, "job_id": job["id"], "scheduled_instant": instant,
-                    "status": "skipped", "reason": stale[0], "detail": stale[1]}, False
+            return _stale_run(home, job, instant, stale, now)
     # A run killed between its row and its claim leaves a row no job names:
     # the next tick must look at the ledger, not only at the due summary.
     home.store.forget_due()
     if instant is not None:
-        eid, existing = ledger.claim_occurrence(job["id"], instant, source, now)
+        eid, existing = ledger.claim_occurrence(job["id"], instant, source, now, retry)
         if existing is not None:
             return existing, True
     tag = _owner_tag()
@@ -11277,14 +11325,39 @@ def _run_now(home, ref, occurrence=None):
         if eid is not None:
             ledger.retract(eid)
         raise
-    claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source)
-    claim.eid = eid
+    claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source,
+                   attempt=retry[1] if retry else 1)
+    claim.eid, claim.retried = eid, retried
     home.heartbeat.start(home)
     try:
         _run_claim(home, claim)
     finally:
         _after_runs(home)
     return ledger.get([eid])[eid], False
+
+
+def _stale_run(home, job, instant, stale, now):
+    """An occurrence too late to run: the slot's last row if it ran, else a recorded skip."""
+    rows = home.ledger.select("SELECT * FROM executions WHERE job_id=? AND scheduled_instant=? "
+                              "ORDER BY rowid DESC LIMIT 1", (job["id"], instant))
+    if rows:  # an old slot that did run still reports its row, as any taken slot does
+        return rows[0], True
+    home.ledger.record_skip(job["id"], instant, *stale, now)
+    return {"id": None, "job_id": job["id"], "scheduled_instant": instant,
+            "status": "skipped", "reason": stale[0], "detail": stale[1]}, False
+
+
+def _next_attempt(home, job, instant):
+    """(last row id, attempt) a retried external run of a slot runs next, or None: its
+    last attempt failed and may pass on another, with ``retries`` left."""
+    found = home.ledger.last_attempt(job["id"], instant)
+    if found is None:
+        return None
+    row, attempt, note = found
+    if row["status"] != "failed" or attempt > _policy(job, "retries", 0) or \
+            note.startswith("replaced") or classify_failure(row["error"]) in _NEVER_RETRIED:
+        return None
+    return row["id"], attempt + 1
 
 
 def _occurrence_instant(home, job, occurrence, now):
@@ -11322,7 +11395,8 @@ def _stale_occurrence(home, job, instant, now):
     A cron(8) that ignores ``CRON_TZ`` fires hours off the job's zone, and
     ``--occurrence auto`` then binds a slot long gone or older than the job:
     running it would report a success for a time nobody asked for (SPEC 14).
-    The limits are the tick's own, so both engines agree on what is too late.
+    The limits are the tick's own, so both engines agree on what is too late:
+    the job's grace, and with its own ``catch_up`` its latest slot however late.
     """
     zone = home.zone(job)
     slot = _parse_stored(instant)
@@ -11346,7 +11420,9 @@ def _stale_occurrence(home, job, instant, now):
         if created is not None and slot < created:
             return ("occurrence_before_created",
                     f"slot {wall} is before the job was created ({job.get('created_at')})")
-        base, grace = slot, _grace(schedule, slot, zone)
+        base, grace = slot, _slot_grace(job, schedule, slot, zone)
+        if _policy(job, "catch_up") is True and slot == _latest_slot(schedule, zone, None, now):
+            return None  # the job catches up its latest missed slot (systemd's Persistent=)
     late = int((now - base).total_seconds())
     if late > grace:
         return ("occurrence_expired",
@@ -12260,10 +12336,10 @@ def _export(home, engine, refs, tick=False, image=None):
         for job in jobs:
             expr, zone = _exportable(home, job, "systemd")
             units.append(_systemd_pair(f"hermes-cron-{job['id']}",
-                                       f"{base} run {job['id']} --occurrence auto",
+                                       f"{base} {' '.join(_run_args(job))}",
                                        _on_calendar(expr, zone),
                                        "hermes_cron job "
-                                       + _printable(job.get("name") or job["id"])))
+                                       + _printable(job.get("name") or job["id"]), job))
         return "\n".join(units)
     import json
 
@@ -12276,19 +12352,41 @@ def _export(home, engine, refs, tick=False, image=None):
             args = ["tick"]
         else:
             schedule, zone = _exportable(home, job, "kubernetes")
-            name, args = f"hermes-cron-{job['id']}", ["run", job["id"], "--occurrence", "auto"]
-        spec = {"schedule": schedule, "concurrencyPolicy": "Forbid",
-                "startingDeadlineSeconds": 120, "successfulJobsHistoryLimit": 3,
-                "failedJobsHistoryLimit": 3,
-                "jobTemplate": {"spec": {"backoffLimit": 0, "template": {
-                    "spec": dict(_kubernetes_pod(args, image), restartPolicy="Never")}}}}
-        if zone:
-            spec["timeZone"] = zone
-        manifests.append({"apiVersion": "batch/v1", "kind": "CronJob",
-                          "metadata": {"name": name, "labels": {"app": "hermes-cron"}},
-                          "spec": spec})
+            name, args = f"hermes-cron-{job['id']}", _run_args(job)
+        manifests.append(_kubernetes_cronjob(name, schedule, zone, args, image, job or {}))
     return json.dumps({"apiVersion": "v1", "kind": "List", "items": manifests},
                       indent=2) + "\n"
+
+
+def _run_args(job):
+    """The ``run`` an exported job's timer or CronJob calls: ``--retried`` when the
+    engine runs it again on failure (its ``retries``)."""
+    retried = ["--retried"] if _policy(job, "retries", 0) else []
+    return ["run", job["id"], "--occurrence", "auto"] + retried
+
+
+def _kubernetes_cronjob(name, schedule, zone, args, image, job):
+    """A CronJob calling ``run JOB --occurrence auto``, with the job's policies mapped
+    onto its fields (concurrency, grace, history, timeout, retries, labels, env)."""
+    labels = dict(_policy(job, "labels", {}), app="hermes-cron")
+    pod = dict(_kubernetes_pod(args, image, _policy(job, "env", {})), restartPolicy="Never")
+    history = _policy(job, "history_limit", 3)
+    timeout = _policy(job, "timeout_seconds")
+    template = {"backoffLimit": _policy(job, "retries", 0),
+                "template": {"metadata": {"labels": labels}, "spec": pod}}
+    if timeout:  # a backstop behind the run's own limit, which records the timeout
+        template["activeDeadlineSeconds"] = int(timeout) + _EXPORT_STOP_SECONDS
+    spec = {"schedule": schedule,
+            "concurrencyPolicy": _policy(job, "concurrency", "forbid").capitalize(),
+            "startingDeadlineSeconds": _policy(job, "misfire_grace_seconds") or 120,
+            "successfulJobsHistoryLimit": history, "failedJobsHistoryLimit": history,
+            "jobTemplate": {"metadata": {"labels": labels}, "spec": template}}
+    if _policy(job, "catch_up") is True:
+        del spec["startingDeadlineSeconds"]  # the latest missed schedule starts however late
+    if zone:
+        spec["timeZone"] = zone
+    return {"apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": name, "labels": labels}, "spec": spec}
 
 
 def _kubernetes_shared(image):
@@ -12313,29 +12411,35 @@ def _kubernetes_shared(image):
     return shared
 
 
-def _kubernetes_container(name, command, image):
+def _kubernetes_container(name, command, image, env=None):
     """A container running *command* against the home, with the secrets in its environment.
 
     The Secret is optional: a cluster without provider keys or webhook/SMTP
-    secrets still starts the pod.
+    secrets still starts the pod.  A job's *env* is listed too: a plain
+    value as it is, a passed-through name from the Secret's key of that name.
     """
     container = {"name": name, "image": image or "python:3-slim", "command": command,
                  "envFrom": [{"secretRef": {"name": "hermes-cron-secrets", "optional": True}}],
                  "volumeMounts": [{"name": "home", "mountPath": "/data"}]}
+    if env:
+        container["env"] = [{"name": key, "value": value} if value is not None else {
+            "name": key, "valueFrom": {"secretKeyRef": {
+                "name": "hermes-cron-secrets", "key": key, "optional": True}}}
+            for key, value in sorted(env.items())]
     if image is None:  # the module comes from the ConfigMap: -m finds it in the cwd
         container["workingDir"] = "/app"
         container["volumeMounts"].insert(0, {"name": "app", "mountPath": "/app"})
     return container
 
 
-def _kubernetes_pod(args, image=None):
+def _kubernetes_pod(args, image=None, env=None):
     """A pod spec running ``python -m hermes_cron --home /data/cron ARGS``."""
     volumes = [{"name": "home", "persistentVolumeClaim": {"claimName": "hermes-cron-home"}}]
     if image is None:
         volumes.insert(0, {"name": "app", "configMap": {"name": "hermes-cron-app"}})
     return {"containers": [_kubernetes_container(
-        "hermes-cron", ["python", "-m", "hermes_cron", "--home", "/data/cron"] + args, image)],
-        "volumes": volumes}
+        "hermes-cron", ["python", "-m", "hermes_cron", "--home", "/data/cron"] + args, image,
+        env)], "volumes": volumes}
 
 
 def _kubernetes_daemon(image=None):
@@ -12448,13 +12552,50 @@ def _systemd_daemon(unit, command):
             f"[Install]\nWantedBy=multi-user.target\n")
 
 
-def _systemd_pair(unit, command, calendar, description):
+def _systemd_pair(unit, command, calendar, description, job=None):
     description = description.replace("%", "%%")  # a specifier there; no escapes
-    return (f"# {unit}.service\n[Unit]\nDescription={description}\n\n[Service]\nType=oneshot\n"
-            f"ExecStart=/bin/sh -c {_unit_escape(_shell_quote(command))}\n\n"
+    unit_extra, service, timer = _systemd_policies(job or {})
+    return (f"# {unit}.service\n[Unit]\nDescription={description}\n{unit_extra}\n"
+            f"[Service]\nType=oneshot\n"
+            f"ExecStart=/bin/sh -c {_unit_escape(_shell_quote(command))}\n{service}\n"
             f"# {unit}.timer\n[Unit]\nDescription={description} (timer)\n\n[Timer]\n"
-            f"OnCalendar={calendar}\nAccuracySec=1s\nPersistent=false\nUnit={unit}.service\n\n"
+            f"OnCalendar={calendar}\nAccuracySec=1s\n{timer}Unit={unit}.service\n\n"
             f"[Install]\nWantedBy=timers.target\n")
+
+
+def _systemd_policies(job):
+    """The job's policies as unit lines: ([Unit], [Service], [Timer]) texts.
+
+    A oneshot's run is its start-up, so its timeout is ``TimeoutStartSec``
+    (``RuntimeMaxSec`` does not apply to ``Type=oneshot``), a backstop behind
+    the run's own limit.  Retries are ``Restart=on-failure`` every backoff,
+    never after a refusal (exit 2, 3 or 4), without a start limit that the
+    timer's own starts would also count; jitter is systemd's fixed random
+    delay; ``catch_up`` is ``Persistent``.
+    """
+    unit, service = "", ""
+    timeout = _policy(job, "timeout_seconds")
+    if timeout:
+        service += f"TimeoutStartSec={int(timeout) + _EXPORT_STOP_SECONDS}\n"
+    for name, value in sorted(_policy(job, "env", {}).items()):
+        if value is None:
+            service += f"PassEnvironment={name}\n"
+        elif any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise InvalidInputError(f"systemd's Environment= cannot hold the control "
+                                    f"characters in env {name}", value,
+                                    "keep this job in hermes_cron's own tick")
+        else:
+            quoted = value.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+            service += f'Environment="{name}={quoted}"\n'
+    if _policy(job, "retries", 0):
+        unit += "StartLimitIntervalSec=0\n"
+        service += (f"Restart=on-failure\nRestartSec={int(_policy(job, 'retry_backoff_seconds', 60))}"
+                    f"\nRestartPreventExitStatus={EXIT_USAGE} {EXIT_NOT_FOUND} {EXIT_BUSY}\n")
+    timer = f"Persistent={'true' if _policy(job, 'catch_up') is True else 'false'}\n"
+    jitter = _policy(job, "jitter_seconds")
+    if jitter:
+        timer += f"RandomizedDelaySec={int(jitter)}\nFixedRandomDelay=yes\n"
+    return unit, service, timer
 
 
 def _shell_quote(text):
@@ -13542,7 +13683,7 @@ class CronHome:
         report, _ = _tick(self.scheduler, wait=True)
         return _public_report(report)
 
-    def run_job(self, ref, occurrence=None):
+    def run_job(self, ref, occurrence=None, retried=False):
         """Fire a job now, synchronously, and return its execution row.
 
         It ignores a pause, does not move ``next_run_at`` and does not count
@@ -13552,13 +13693,20 @@ class CronHome:
         ``already`` set to True.  A slot before the job's ``created_at`` or
         older than its grace runs nothing either: it is recorded in
         ``cron_skips`` and returned as ``{"status": "skipped", "reason",
-        "detail", ...}``.  Raises ``BusyError`` if the job is running.
+        "detail", ...}``.  *retried* says the caller runs this again when it
+        fails (systemd's ``Restart=on-failure``, a Kubernetes ``backoffLimit``):
+        an occurrence whose last attempt failed and may pass on another then
+        runs its next attempt (``retries``), and only the last opens an
+        incident.  Raises ``BusyError`` if the job is running.
         """
         _check_not_in_job(self.scheduler, "run")
         # A broken config.json refuses here (exit 2, naming the key), as add does,
         # rather than leaving a failed execution behind.
         self.settings  # noqa: B018 (read for its validation)
-        row, existing = _run_now(self.scheduler, ref, occurrence)
+        if retried and occurrence is None:
+            raise InvalidInputError("--retried needs --occurrence: attempts belong to a slot",
+                                    "--retried", "add --occurrence auto (or an ISO slot)")
+        row, existing = _run_now(self.scheduler, ref, occurrence, retried)
         return dict(row, already=existing)
 
     def runs(self, ref=None, limit=20, labels=None):
@@ -13952,6 +14100,10 @@ def _parser(wanted=None):
     p.add_argument("--occurrence", metavar="ISO",
                    help="bind the run to this slot (or 'auto': the latest slot at or before "
                         "now) so a second fire of the same slot does nothing")
+    p.add_argument("--retried", action="store_true",
+                   help="this command is run again when it fails (systemd Restart=, a "
+                        "Kubernetes backoffLimit): a failed occurrence with retries left "
+                        "runs its next attempt")
     p = command("runs", "list executions, newest first", aliases=("history",))
     p.add_argument("job", metavar="JOB", nargs="?", help="only this job (id or name)")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
@@ -14568,7 +14720,7 @@ def _cmd_tick(home, args):
 
 def _cmd_run(home, args):
     with _stop_runs_on_signals(home):
-        row = home.run_job(args.job, args.occurrence)
+        row = home.run_job(args.job, args.occurrence, args.retried)
     interrupted = home.scheduler.runs.stopping
     if interrupted and not row["already"] and row["status"] != "skipped":
         if args.json:
