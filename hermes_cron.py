@@ -11635,8 +11635,9 @@ def _job_view(home, ref):
         zone = job.get("tz")  # an unknown zone: 'doctor' says so; the record still shows
     state = _job_state(job)
     try:
-        upcoming = [] if state == "completed" else [_iso(f) for f in _job_fires(
-            job, _checked_schedule(job.get("schedule"), job), home.zone(job), home.now(), 3)]
+        upcoming = [] if state == "completed" else [  # at their jittered instants
+            _iso(f + timedelta(seconds=_jitter(job, f))) for f in _job_fires(
+                job, _checked_schedule(job.get("schedule"), job), home.zone(job), home.now(), 3)]
     except HermesCronError:
         upcoming = []  # an unparseable stored schedule: the job is auto-paused at its slot
     deliver = job.get("deliver") if isinstance(job.get("deliver"), str) else "local"
@@ -12857,6 +12858,8 @@ def _same_field(key, old, new):
         return strip(old) == strip(new)
     if key == "repeat":
         return (old or {}).get("times") == (new or {}).get("times")
+    if key == "catch_up":
+        return old is new or old == new and isinstance(old, bool) == isinstance(new, bool)
     blank = (None, False, "", [], {})  # an upstream record may lack a key add_job writes
     return old == new or (old in blank and new in blank)
 
@@ -12895,8 +12898,8 @@ def _jobs_file(home, refs):
         entry = {}
         for key in _declared_fields():
             value = _file_value(job, key, names)
-            if value not in (None, False, "", []):
-                entry[key] = value
+            if value not in (None, False, "", []) or value is False and key == "catch_up":
+                entry[key] = value  # catch_up false is a choice, not a blank
         out.append(entry)
     return out
 

@@ -2574,6 +2574,933 @@ def test_repeat_values(value, expected):
     assert hc._normalize_repeat(value) == expected
 
 
+# ---- 8.1 job policies: timeout, retries, jitter, concurrency, env, labels, grace (issue 26) ----
+
+
+def _pol_script(tmp_path, name, body):
+    """A script in the scripts dir (this section runs before section 14's ``script``)."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir(exist_ok=True)
+    (scripts / name).write_text(textwrap.dedent(body))
+    return name
+
+
+def _pol_rows(path):
+    """(scheduled_instant, status, attempt, retry_at, error, id) of every row of the ledger
+    at *path* (a home directory), oldest first; attempt 1 where no cron_attempts row is."""
+    db = os.path.join(path, "executions.db")
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return conn.execute(
+            "SELECT e.scheduled_instant, e.status, COALESCE(a.attempt, 1), a.retry_at, e.error, "
+            "e.id FROM executions e LEFT JOIN cron_attempts a ON a.execution_id = e.id "
+            "ORDER BY e.claimed_at, e.rowid").fetchall()
+    finally:
+        conn.close()
+
+
+def _pol_select(path, sql, args=()):
+    db = os.path.join(path, "executions.db")
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+def _pol_poll(what, check, procs=(), timeout=20.0):
+    """Poll *check* until it returns a true value (returned), failing if a child in *procs*
+    exits first or *timeout* passes: a wait for a state, never a sleep race."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            found = check()
+        except (sqlite3.Error, OSError, ValueError, KeyError):
+            found = None  # a file not there yet, or half written
+        if found:
+            return found
+        for proc in procs:
+            if proc.poll() is not None:
+                raise AssertionError(f"child exited ({proc.returncode}) before {what}: "
+                                     f"{proc.communicate()}")
+        assert time.monotonic() < deadline, f"never reached: {what}"
+        time.sleep(0.02)
+
+
+def _pol_job(path, name):
+    with open(os.path.join(path, "jobs.json"), "rb") as f:
+        return next(j for j in json.loads(f.read())["jobs"] if j["name"] == name)
+
+
+_POL_ALL_FLAGS = ("--timeout", "90s", "--retries", "3", "--retry-backoff", "2m", "--jitter", "5m",
+                  "--concurrency", "allow", "--env", "GREETING=hello", "--env", "PASSME",
+                  "--label", "team=ops", "--label", "tier=web", "--grace", "10m",
+                  "--catch-up", "false", "--history", "50")
+
+# What those flags store: each under add_job's keyword, durations in seconds.
+_POL_STORED = {"timeout_seconds": 90, "retries": 3, "retry_backoff_seconds": 120,
+               "jitter_seconds": 300, "concurrency": "allow",
+               "env": {"GREETING": "hello", "PASSME": None},
+               "labels": {"team": "ops", "tier": "web"}, "misfire_grace_seconds": 600,
+               "catch_up": False, "history_limit": 50}
+
+_POL_SHOWN = [
+    "policies   timeout 90 s; retries 3 (after 120 s, doubling, at most 3600 s); jitter up to "
+    "300 s (fixed per slot); concurrency allow; grace 600 s; catch-up false; history 50 runs",
+    "env        GREETING=hello, PASSME (NAME alone: passed through)",
+    "labels     team=ops, tier=web"]
+
+
+def _pol_policies(job):
+    return {k: job[k] for k in hc._POLICY_FIELDS if k in job}
+
+
+_POL_INVALID = [
+    (("add", "every 1h", "--retries", "11"),
+     "retries must be a whole number from 0 to 10: '11': use e.g. 3"),
+    (("add", "every 1h", "--retries", "-1"),
+     "retries must be a whole number from 0 to 10: '-1': use e.g. 3"),
+    (("add", "every 1h", "--retries", "two"),
+     "retries must be a whole number from 0 to 10: 'two': use e.g. 3"),
+    (("add", "every 1h", "--concurrency", "sometimes"),
+     "concurrency must be forbid, allow or replace: 'sometimes': use forbid (the default: a "
+     "slot due while the job runs is skipped), allow or replace"),
+    (("add", "every 1h", "--jitter", "31m"),
+     "jitter_seconds 1860 is longer than the slot's grace (1800 s), inside which it counts: "
+     "1860: use at most 1800 s, or a longer grace (misfire_grace_seconds)"),
+    (("add", "every 1h", "--grace", "10m", "--jitter", "11m"),
+     "jitter_seconds 660 is longer than the slot's grace (600 s), inside which it counts: "
+     "660: use at most 600 s, or a longer grace (misfire_grace_seconds)"),
+    (("add", "in 1h", "--jitter", "5m"),
+     "jitter_seconds 300 is longer than the slot's grace (120 s), inside which it counts: "
+     "300: use at most 120 s, or a longer grace (misfire_grace_seconds)"),
+    (("add", "every 1h", "--jitter", "-1"),
+     "jitter_seconds must be a duration from 0 s to 7 days: '-1': use seconds or a duration "
+     "such as 90s, 5m or 2h"),
+    (("add", "every 1h", "--label", "Bad Key=x"),
+     "label key must be a name of letters, digits, '-', '_' and '.' (63 at most, an optional "
+     "DNS prefix/): 'Bad Key': use e.g. --label team=ops"),
+    (("add", "every 1h", "--label", "team=Ops Team"),
+     "label team needs a value of letters, digits, '-', '_' and '.' (63 at most): 'Ops Team': "
+     "use e.g. --label team=ops"),
+    (("add", "every 1h", "--label", "team"),
+     "label team needs a value of letters, digits, '-', '_' and '.' (63 at most): use e.g. "
+     "--label team=ops"),
+    (("add", "every 1h", "--env", "lower-case=1"),
+     "env names a variable by a plain name, not one of hermes_cron's own: 'lower-case': use "
+     "e.g. --env REPORT_DIR=/srv/r"),
+    (("add", "every 1h", "--env", "HERMES_CRON_MAX_PARALLEL=9"),
+     "env names a variable by a plain name, not one of hermes_cron's own: "
+     "'HERMES_CRON_MAX_PARALLEL': use e.g. --env REPORT_DIR=/srv/r"),
+    (("add", "every 1h", "--env", "API_KEY=sk-abcdefghijklmnopqrstuvwx"),
+     "env API_KEY looks like a secret, and jobs.json keeps its values in plain text: "
+     "'[REDACTED]': export API_KEY where the ticker runs and pass it through by name: "
+     "--env API_KEY"),
+    (("add", "every 1h", "--env", "GREETING=sk-proj-abcdefghijklmnopqrstuvwx"),  # by its shape
+     "env GREETING looks like a secret, and jobs.json keeps its values in plain text: "
+     "'[REDACTED]': export GREETING where the ticker runs and pass it through by name: "
+     "--env GREETING"),
+    (("add", "in 1h", "--grace", "5m"),
+     "misfire_grace_seconds is only supported for recurring jobs: '5m': drop it: a one-shot "
+     "has its own 120 s grace"),
+    (("add", "in 1h", "--catch-up", "true"),
+     "catch_up is only supported for recurring jobs: 'true': drop it: a one-shot has its own "
+     "120 s grace"),
+    (("add", "every 1h", "--catch-up", "maybe"),
+     "catch_up must be true or false: 'maybe': use true (run a missed slot once) or false "
+     "(skip it)"),
+    (("add", "every 1h", "--history", "0"),
+     "history_limit must keep at least 1 run: '0': use e.g. 50"),
+    (("add", "every 1h", "--history", "1001"),
+     "history_limit must be a whole number from 0 to 1000: '1001': use e.g. 50"),
+    (("add", "every 1h", "--timeout", "0"),
+     "timeout_seconds must be a duration from 1 s to 7 days: '0': use seconds or a duration "
+     "such as 90s, 5m or 2h"),
+    (("add", "every 1h", "--timeout", "8d"),
+     "timeout_seconds must be a duration from 1 s to 7 days: '8d': use seconds or a duration "
+     "such as 90s, 5m or 2h"),
+    (("add", "every 1h", "--retry-backoff", "90x"),
+     "retry_backoff_seconds must be a duration from 1 s to 7 days: '90x': use seconds or a "
+     "duration such as 90s, 5m or 2h"),
+    (("edit", "g", "--retries", "11"),
+     "retries must be a whole number from 0 to 10: '11': use e.g. 3"),
+    (("edit", "g", "--grace", "2m"),  # g's jitter (5 min) no longer fits
+     "jitter_seconds 300 is longer than the slot's grace (120 s), inside which it counts: "
+     "300: use at most 120 s, or a longer grace (misfire_grace_seconds)"),
+    (("edit", "g", "--schedule", "in 30m"),
+     "misfire_grace_seconds is only supported for recurring jobs: 600: clear it "
+     "(misfire_grace_seconds '') before making the job a one-shot"),
+    (("edit", "g", "--env", "TOKEN=hello"),  # a secret by its name
+     "env TOKEN looks like a secret, and jobs.json keeps its values in plain text: "
+     "'[REDACTED]': export TOKEN where the ticker runs and pass it through by name: "
+     "--env TOKEN"),
+]
+
+
+@pytest.mark.parametrize("argv,message", _POL_INVALID, ids=[" ".join(a) for a, _ in _POL_INVALID])
+def test_policy_flags_refuse_bad_values_with_exit_2_and_write_nothing(cli, home, tmp_path,
+                                                                     argv, message):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    assert cli("add", "every 1h", "--script", ok, "--no-agent", "--name", "g", "--grace", "10m",
+               "--jitter", "5m")[0] == 0
+    before = jobs_bytes(home)
+    extra = ("--script", ok, "--no-agent") if argv[0] == "add" else ()
+    rc, out, err = cli(*argv, *extra)
+    assert (rc, out, err) == (2, "", f"hermes_cron: error: {message}\n")
+    assert "abcdefghijklmnopqrstuvwx" not in err and "hello" not in err
+    assert jobs_bytes(home) == before
+
+
+@pytest.mark.parametrize("keywords,message", [
+    (dict(retries=True), "retries must be a whole number from 0 to 10: True: use e.g. 3"),
+    (dict(retries=2.5), "retries must be a whole number from 0 to 10: 2.5: use e.g. 3"),
+    (dict(env={"COUNT": 5}),
+     "env COUNT must be text: 5: use --env COUNT=value, or --env COUNT to pass it through"),
+    (dict(env=5), "env must be NAME=value texts or an object: 5: e.g. --env team=ops"),
+    (dict(labels={"team": None}),
+     "label team needs a value of letters, digits, '-', '_' and '.' (63 at most): use e.g. "
+     "--label team=ops"),
+    (dict(labels={"a" * 64: "x"}),
+     "label key must be a name of letters, digits, '-', '_' and '.' (63 at most, an optional "
+     f"DNS prefix/): '{'a' * 64}': use e.g. --label team=ops"),
+    (dict(labels={"Example.com/tier": "web"}),
+     "label key must be a name of letters, digits, '-', '_' and '.' (63 at most, an optional "
+     "DNS prefix/): 'Example.com/tier': use e.g. --label team=ops"),
+    (dict(catch_up=1), "catch_up must be true or false: 1: use true (run a missed slot once) "
+                       "or false (skip it)"),
+    (dict(jitter_seconds=True), "jitter_seconds must be a duration from 0 s to 7 days: True: "
+                                "use seconds or a duration such as 90s, 5m or 2h"),
+    (dict(timeout_seconds=7 * 86400 + 1),
+     "timeout_seconds must be a duration from 1 s to 7 days: 604801: use seconds or a "
+     "duration such as 90s, 5m or 2h"),
+])
+def test_policy_keywords_of_the_api_are_checked_as_the_flags_are(home, tmp_path, keywords,
+                                                                  message):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    with pytest.raises(hc.InvalidInputError) as ei:
+        home.add_job("every 1h", "", script=ok, no_agent=True, **keywords)
+    assert str(ei.value) == message
+    assert not os.path.exists(os.path.join(home.path, "jobs.json"))
+
+
+def test_policy_values_normalize_and_defaults_are_not_stored(home, tmp_path):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    job = home.add_job("every 1h", "", script=ok, no_agent=True, timeout_seconds=" 2 h",
+                       retries=" 3 ", concurrency="REPLACE", catch_up="yes",
+                       labels={"a" * 63: "x", "example.com/tier": "web", "empty": ""},
+                       env=["A=1", "B"], history_limit="1000")
+    assert _pol_policies(job) == {
+        "timeout_seconds": 7200, "retries": 3, "concurrency": "replace", "catch_up": True,
+        "labels": {"a" * 63: "x", "example.com/tier": "web", "empty": ""},
+        "env": {"A": "1", "B": None}, "history_limit": 1000}
+    # The defaults (and zero) are the same as unset: nothing is stored.
+    plain = home.add_job("every 1h", "", script=ok, no_agent=True, retries=0,
+                         concurrency="forbid", jitter_seconds="0", env={}, labels=[])
+    assert _pol_policies(plain) == {}
+    assert hc._policy_rows(plain) == []
+    assert hc._policy(plain, "concurrency") == "forbid"
+    assert hc._jitter(plain, datetime(2026, 3, 6, 13, 0, tzinfo=UTC)) == 0
+
+
+def test_policy_backoff_doubles_from_its_base_and_is_capped():
+    job = {"retry_backoff_seconds": 60}
+    assert [hc._retry_delay(job, n) for n in range(2, 10)] == [
+        60, 120, 240, 480, 960, 1920, 3600, 3600]
+    assert [hc._retry_delay({}, n) for n in (2, 3, 4)] == [60, 120, 240]  # default 60 s
+    # A base above the cap is its own cap: the wait never shrinks.
+    assert [hc._retry_delay({"retry_backoff_seconds": 7200}, n) for n in (2, 3)] == [7200, 7200]
+
+
+def test_policies_through_add_show_edit_apply_and_the_api(cli, home, tmp_path, clock):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    rc, out, err = cli("add", "every 1h", "--script", ok, "--no-agent", "--name", "p",
+                       *_POL_ALL_FLAGS)
+    assert (rc, err) == (0, "")
+    job = home.job("p")
+    assert _pol_policies(job) == _POL_STORED
+    shown = cli("show", "p")[1].splitlines()
+    at = shown.index(_POL_SHOWN[0])
+    assert shown[at:at + 3] == _POL_SHOWN
+    assert hc._policy_rows(job) == [tuple(line.split(None, 1)) for line in _POL_SHOWN]
+
+    # edit changes the one policy named; '' clears one; --env '' clears env.
+    assert cli("edit", "p", "--retries", "5")[0] == 0
+    assert _pol_policies(home.job("p")) == dict(_POL_STORED, retries=5)
+    assert cli("edit", "p", "--env", "", "--timeout", "", "--concurrency", "forbid")[0] == 0
+    edited = home.job("p")
+    assert _pol_policies(edited) == {k: v for k, v in dict(_POL_STORED, retries=5).items()
+                                     if k not in ("env", "timeout_seconds", "concurrency")}
+    shown = cli("show", "p")[1].splitlines()
+    assert "policies   retries 5 (after 120 s, doubling, at most 3600 s); jitter up to 300 s " \
+           "(fixed per slot); grace 600 s; catch-up false; history 50 runs" in shown
+    assert not [line for line in shown if line.startswith("env ")]
+    assert "labels     team=ops, tier=web" in shown
+    assert cli("edit", "p", "--label", "team=dev")[0] == 0  # the list is replaced
+    assert home.job("p")["labels"] == {"team": "dev"}
+
+    # The API takes the same keywords (and the same duration texts).
+    api = home.add_job("every 1h", "", script=ok, no_agent=True, name="api",
+                       timeout_seconds="90s", retries=3, retry_backoff_seconds="2m",
+                       jitter_seconds="5m", concurrency="allow",
+                       env={"GREETING": "hello", "PASSME": None},
+                       labels={"team": "ops", "tier": "web"}, misfire_grace_seconds="10m",
+                       catch_up=False, history_limit=50)
+    assert _pol_policies(api) == _POL_STORED
+    changed = home.edit_job("api", retries=None, history_limit="", env={}, jitter_seconds=60)
+    assert _pol_policies(changed) == {k: v for k, v in dict(_POL_STORED, jitter_seconds=60)
+                                      .items() if k not in ("history_limit", "env")}
+
+    # apply: a jobs file with the stored keys makes the same record.
+    other = hc.CronHome(tmp_path / "other", clock=clock, environ=home.environ)
+    entry = dict({"name": "p", "schedule": "every 1h", "script": ok, "no_agent": True},
+                 **_POL_STORED)
+    assert [s["action"] for s in other.apply([entry])] == ["create"]
+    made = other.job("p")
+    assert _pol_policies(made) == _POL_STORED
+    assert {k: v for k, v in made.items() if k not in ("id",)} == \
+        {k: v for k, v in api.items() if k not in ("id", "name")} | {"name": "p"}
+    assert [s["action"] for s in other.apply([entry])] == ["unchanged"]
+    bumped = dict(entry, retries=4, env={"GREETING": "bye"})
+    assert other.apply([bumped])[0]["changes"] == [
+        {"field": "retries", "from": 3, "to": 4},
+        {"field": "env", "from": {"GREETING": "hello", "PASSME": None},
+         "to": {"GREETING": "bye"}}]
+    assert _pol_policies(other.job("p")) == dict(_POL_STORED, retries=4, env={"GREETING": "bye"})
+    with pytest.raises(hc.InvalidInputError) as ei:
+        other.apply([dict(entry, retries=11)])
+    assert str(ei.value) == ("jobs file entry 1 ('p'): retries must be a whole number from 0 "
+                             "to 10: 11: use e.g. 3")
+
+
+def test_policies_round_trip_through_export_jobs(home, tmp_path, clock):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    keywords = dict(_POL_STORED, catch_up=True)
+    home.add_job("every 1h", "", script=ok, no_agent=True, name="p", **keywords)
+    exported = json.loads(home.export("jobs"))
+    assert exported == [dict({"name": "p", "schedule": "every 60m", "deliver": "local",
+                              "script": ok, "no_agent": True}, **keywords)]
+    other = hc.CronHome(tmp_path / "other", clock=clock, environ=home.environ)
+    assert [s["action"] for s in other.apply(exported)] == ["create"]
+    assert _pol_policies(other.job("p")) == keywords
+    assert [s["action"] for s in home.apply(exported)] == ["unchanged"]
+
+
+def test_policies_catch_up_false_survives_export_and_apply(home, tmp_path, clock):
+    # catch_up false is a choice (skip missed slots whatever catch_up_missed says), not a
+    # blank: export keeps it, and apply sets and clears it on an existing job.
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    home.add_job("every 1h", "", script=ok, no_agent=True, name="c", catch_up=False)
+    exported = json.loads(home.export("jobs"))
+    assert exported[0]["catch_up"] is False
+    other = hc.CronHome(tmp_path / "other", clock=clock, environ=home.environ)
+    assert [s["action"] for s in other.apply(exported)] == ["create"]
+    assert other.job("c")["catch_up"] is False
+    entry = {"name": "c", "schedule": "every 1h", "script": ok, "no_agent": True}
+    plan = other.apply([entry])
+    assert (plan[0]["action"], plan[0]["changes"]) == (
+        "update", [{"field": "catch_up", "from": False, "to": None}])
+    assert "catch_up" not in other.job("c")
+    plan = other.apply([dict(entry, catch_up=False)])
+    assert (plan[0]["action"], other.job("c")["catch_up"]) == ("update", False)
+    assert [s["action"] for s in other.apply([dict(entry, catch_up=False)])] == ["unchanged"]
+    assert [s["action"] for s in home.apply(exported)] == ["unchanged"]
+
+
+def test_policy_grace_and_catch_up_decide_a_missed_slot_per_job(home, tmp_path, clock):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    write_config(home, {"catch_up_missed": True})
+    lax = home.add_job("every 1h", "", script=ok, no_agent=True, name="lax")
+    tight = home.add_job("every 1h", "", script=ok, no_agent=True, name="tight",
+                         misfire_grace_seconds="5m")
+    strict = home.add_job("every 1h", "", script=ok, no_agent=True, name="strict",
+                          misfire_grace_seconds="5m", catch_up=False)
+    clock.now = datetime(2026, 3, 6, 13, 6, tzinfo=UTC)  # 6 min late: past 5 min, within 30
+    report = home.tick()
+    assert sorted((d["job_id"], d["kind"]) for d in report["dispatched"]) == sorted([
+        (lax["id"], "late"), (tight["id"], "catch_up")])
+    assert [(s["job_id"], s["reason"], s["scheduled_instant"], s["detail"])
+            for s in report["skipped"]] == [
+        (strict["id"], "catch_up_disabled", "2026-03-06T13:00:00+00:00",
+         "missed slot(s) from 2026-03-06T13:00:00+00:00 to 2026-03-06T13:00:00+00:00; the "
+         "job's catch_up is false; next run 2026-03-06T14:00:00+00:00")]
+    assert home.job("strict")["next_run_at"] == "2026-03-06T14:00:00+00:00"
+
+
+# -- labels --
+
+
+def _pol_labelled(home, tmp_path):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    ops = home.add_job("every 1h", "", script=ok, no_agent=True, name="ops",
+                       labels={"team": "ops", "tier": "web"})
+    dev = home.add_job("every 1h", "", script=ok, no_agent=True, name="dev",
+                       labels={"team": "dev", "app.io/tier": "db"})
+    plain = home.add_job("every 1h", "", script=ok, no_agent=True, name="plain")
+    for job in (ops, dev, plain):
+        assert home.run_job(job["id"])["status"] == "completed"
+    return ops, dev, plain
+
+
+def _pol_listed(out):
+    return sorted(line.split()[0] for line in out.splitlines()[1:])
+
+
+def test_labels_select_jobs_and_runs_in_list_runs_and_the_api(cli, home, tmp_path):
+    ops, dev, plain = _pol_labelled(home, tmp_path)
+    for selector, want in [("team=ops", [ops]), ("team==ops", [ops]),
+                           ("team!=ops", [dev, plain]), ("team", [ops, dev]),
+                           ("!team", [plain]), ("team=ops,tier=web", [ops]),
+                           ("app.io/tier=db", [dev]), (" team = dev ", [dev])]:
+        rc, out, err = cli("list", "-l", selector)
+        assert (rc, err) == (0, ""), selector
+        assert out.splitlines()[0].split() == ["ID", "NAME", "SCHEDULE", "STATE", "NEXT", "RUN",
+                                               "LAST"]
+        assert _pol_listed(out) == sorted(j["id"] for j in want), selector
+        assert sorted(j["id"] for j in home.jobs(labels=selector)) == \
+            sorted(j["id"] for j in want), selector
+    assert cli("list", "-l", "team=ops,tier!=web") == (
+        0, "No jobs match the label selector team=ops,tier!=web.\n", "")
+    assert [j["id"] for j in json.loads(cli("list", "--json", "-l", "team=ops")[1])] == \
+        [ops["id"]]
+    assert [j["id"] for j in home.jobs(labels={"team": "dev"})] == [dev["id"]]
+
+    rc, out, err = cli("runs", "-l", "team=ops")
+    assert (rc, err) == (0, "")
+    assert [line.split()[2] for line in out.splitlines()] == [f"job={ops['id']}"]
+    rows = json.loads(cli("runs", "--json", "-l", "team!=ops")[1])
+    assert sorted(r["job_id"] for r in rows) == sorted([dev["id"], plain["id"]])
+    assert [r["job_id"] for r in home.runs(labels="team=ops")] == [ops["id"]]
+    assert home.runs(dev["id"], labels="team=ops") == []  # both filters apply
+    assert [r["job_id"] for r in home.runs(labels={"team": "dev"})] == [dev["id"]]
+
+    before = jobs_bytes(home)
+    for argv, message in [
+            (("list", "-l", "=ops"), "a label selector needs a key in each part: '=ops': use "
+                                     "e.g. -l team=ops or -l 'team=ops,tier!=web'"),
+            (("list", "-l", ","), "the label selector is empty: ',': use e.g. -l team=ops"),
+            (("list", "-l", ""), "the label selector is empty: '': use e.g. -l team=ops"),
+            (("runs", "-l", "!=x"), "a label selector needs a key in each part: '!=x': use "
+                                    "e.g. -l team=ops or -l 'team=ops,tier!=web'")]:
+        assert cli(*argv) == (2, "", f"hermes_cron: error: {message}\n"), argv
+    assert jobs_bytes(home) == before
+    with pytest.raises(hc.InvalidInputError, match=r"^the label selector is empty: ' , ':"):
+        home.runs(labels=" , ")
+
+
+def test_labels_in_metrics_and_the_status_site(site, home, tmp_path):
+    ops, dev, plain = _pol_labelled(home, tmp_path)
+    lines = hc._metrics_text(home.scheduler).splitlines()
+    family = [line for line in lines if line.startswith("hermes_cron_job_labels")]
+    assert family == [
+        f'hermes_cron_job_labels{{job_id="{ops["id"]}",job_name="ops",label_team="ops",'
+        f'label_tier="web"}} 1',
+        f'hermes_cron_job_labels{{job_id="{dev["id"]}",job_name="dev",label_team="dev",'
+        f'label_app_io_tier="db"}} 1']
+    assert "# TYPE hermes_cron_job_labels gauge" in lines
+    check_exposition("\n".join(lines) + "\n")
+
+    web = site()
+    status, _, page = web.get("/?l=team%3Dops")
+    assert status == 200
+    assert '<p>Jobs labelled <code>team=ops</code> · <a href="/">all jobs</a></p>' in page
+    assert f'href="/job/{ops["id"]}"' in page
+    assert f'href="/job/{dev["id"]}"' not in page and f'href="/job/{plain["id"]}"' not in page
+    assert '<a href="/?l=team%3Dops"><code>team=ops</code></a>' in page  # each label links
+    assert "No job has these labels." in web.get("/?l=team%3Dnobody")[2]
+    status, _, body = web.get("/api/jobs?l=team!%3Dops")
+    assert status == 200 and sorted(j["id"] for j in json.loads(body)) == sorted(
+        [dev["id"], plain["id"]])
+    status, _, body = web.get("/api/runs?l=team%3Dops")
+    assert status == 200 and [r["job_id"] for r in json.loads(body)] == [ops["id"]]
+    assert web.get("/api/jobs?l=%3Dops")[::2] == (
+        400, "a label selector needs a key in each part: '=ops': use e.g. -l team=ops or "
+             "-l 'team=ops,tier!=web'\n")
+    assert web.get("/?l=%2C")[0] == 400
+
+
+# -- env --
+
+
+def test_env_gives_plain_values_and_passes_named_ones_through_redacted(cli, home, tmp_path,
+                                                                      clock):
+    passed = "pass-through-Qm7xZ2vK"  # a value of the ticker's, never in jobs.json
+    _pol_script(tmp_path, "env.sh", """\
+        echo "greeting=$GREETING passme=$PASSME other=${NOT_NAMED:-none} missing=${MISSING-unset}"
+    """)
+    assert cli("add", "every 1h", "--script", "env.sh", "--no-agent", "--name", "e",
+               "--env", "GREETING=hello", "--env", "PASSME", "--env", "MISSING")[0] == 0
+    _pol_script(tmp_path, "leak.sh", 'echo "leaking $PASSME" >&2; exit 1\n')
+    assert cli("add", "every 1h", "--script", "leak.sh", "--no-agent", "--name", "leak",
+               "--env", "PASSME")[0] == 0
+    assert passed not in jobs_bytes(home).decode()
+    os.environ["PASSME"] = passed  # the cli fixture's environment: the ticker's
+    os.environ["NOT_NAMED"] = "not-for-the-job"
+    clock.now = datetime(2026, 3, 6, 13, 0, tzinfo=UTC)
+    rc, out, err = cli("tick")
+    assert (rc, err) == (0, ""), err
+    [row] = home.runs("e")
+    assert row["status"] == "completed"
+    [leaked] = home.runs("leak")
+    assert (leaked["status"], leaked["error"]) == (
+        "failed", "Script exited with code 1\nstderr:\nleaking ***")
+    assert [i["error"] for i in home.incidents()] == [leaked["error"]]
+    doc = home.output("e")
+    assert doc.endswith("## Response\n\ngreeting=hello passme=*** other=none missing=unset\n")
+    with open(os.path.join(home.path, "executions.db"), "rb") as f:
+        assert passed.encode() not in f.read()
+    for job_id in (row["job_id"], leaked["job_id"]):
+        for name in os.listdir(os.path.join(home.path, "output", job_id)):
+            with open(os.path.join(home.path, "output", job_id, name), "rb") as f:
+                assert passed.encode() not in f.read()
+    assert passed not in out
+
+
+# -- timeout_seconds --
+
+
+def test_timeout_seconds_ends_a_run_with_its_own_message(home, tmp_path, clock):
+    _pol_script(tmp_path, "slow.sh", "sleep 30\n")
+    job = home.add_job("every 1h", "", script="slow.sh", no_agent=True, timeout_seconds="1s")
+    clock.now = datetime(2026, 3, 6, 13, 0, tzinfo=UTC)
+    with HangCap(20):  # the script sleeps 30 s; the config's script limit is an hour
+        report = home.tick()
+    [fired] = report["dispatched"]
+    assert (fired["job_id"], fired["status"]) == (job["id"], "failed")
+    path = hc._check_script("slow.sh", home.scripts_dir)
+    [row] = home.runs(job["id"])
+    assert (row["status"], row["error"]) == (
+        "failed", f"Script timed out: the job's timeout_seconds (1 s) ran out: {path}")
+    assert hc.classify_failure(row["error"]) == "timeout"
+
+
+def test_timeout_seconds_replaces_the_configs_script_limit(home, tmp_path):
+    write_config(home, {"script_timeout_seconds": 1})
+    _pol_script(tmp_path, "nap.sh", "sleep 1.5; echo awake\n")
+    job = home.add_job("every 1h", "", script="nap.sh", no_agent=True, timeout_seconds="20s")
+    with HangCap(15):
+        row = home.run_job(job["id"])
+    assert (row["status"], row["error"]) == ("completed", None)
+
+
+# -- retries --
+
+
+def _pol_counting(tmp_path, fail_until, stderr="boom"):
+    """A script that fails (exit 1) on its runs before run *fail_until*, counting them in
+    ``count`` beside it."""
+    counter = tmp_path / "count"
+    return _pol_script(tmp_path, "flaky.sh", f"""\
+        n=$(cat '{counter}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{counter}'
+        echo "attempt $n"
+        if [ $n -lt {fail_until} ]; then echo "{stderr} $n" >&2; exit 1; fi
+    """)
+
+
+def _pol_at(clock, text):
+    clock.now = hc.parse_iso(text)
+    return clock.now
+
+
+def test_retries_run_a_failed_slot_again_in_process(home, tmp_path, clock):
+    flaky = _pol_counting(tmp_path, 3)
+    job = home.add_job("every 1h", "", script=flaky, no_agent=True, name="flaky", retries=3,
+                       retry_backoff_seconds="1m")
+    slot = "2026-03-06T13:00:00+00:00"
+    _pol_at(clock, slot)
+    assert [d["status"] for d in home.tick()["dispatched"]] == ["failed"]
+    stored = home.job("flaky")
+    assert stored["retry"] == {"scheduled_at": slot, "attempt": 2,
+                               "at": "2026-03-06T13:01:00+00:00"}
+    assert ("retry", f"attempt 2 of slot {slot} at 2026-03-06T13:01:00+00:00") in \
+        hc._policy_rows(stored)
+    assert (stored["failure_streak"], stored["repeat"]["completed"]) == (0, 1)
+    _pol_at(clock, "2026-03-06T13:00:59+00:00")
+    assert home.tick()["dispatched"] == []  # not before its backoff
+    _pol_at(clock, "2026-03-06T13:01:00+00:00")
+    assert [(d["status"], d["kind"]) for d in home.tick()["dispatched"]] == [("failed", "retry")]
+    assert home.job("flaky")["retry"]["at"] == "2026-03-06T13:03:00+00:00"  # doubled: 2 min
+    _pol_at(clock, "2026-03-06T13:02:59+00:00")
+    assert home.tick()["dispatched"] == []
+    _pol_at(clock, "2026-03-06T13:03:00+00:00")
+    assert [(d["status"], d["kind"]) for d in home.tick()["dispatched"]] == [
+        ("completed", "retry")]
+    assert [r[:4] for r in _pol_rows(home.path)] == [
+        (slot, "failed", 1, "2026-03-06T13:01:00+00:00"),
+        (slot, "failed", 2, "2026-03-06T13:03:00+00:00"),
+        (slot, "completed", 3, None)]
+    assert home.incidents() == []
+    stored = home.job("flaky")
+    assert "retry" not in stored
+    assert (stored["last_status"], stored["failure_streak"], stored["repeat"]["completed"],
+            stored["next_run_at"]) == ("ok", 0, 1, "2026-03-06T14:00:00+00:00")
+    assert [(r["attempt"], r.get("retry_at")) for r in home.runs("flaky")] == [
+        (3, None), (2, "2026-03-06T13:03:00+00:00"), (1, "2026-03-06T13:01:00+00:00")]
+    assert (tmp_path / "count").read_text() == "3\n"
+    assert job["id"] == stored["id"]
+
+
+def test_retries_used_up_open_one_incident_on_the_last_attempt(home, tmp_path, clock):
+    always = _pol_counting(tmp_path, 99)
+    job = home.add_job("every 1h", "", script=always, no_agent=True, retries=1,
+                       retry_backoff_seconds="1m")
+    _pol_at(clock, "2026-03-06T13:00:00+00:00")
+    home.tick()
+    assert home.incidents() == [] and home.job(job["id"])["failure_streak"] == 0
+    _pol_at(clock, "2026-03-06T13:01:00+00:00")
+    home.tick()
+    assert [r[1:4] for r in _pol_rows(home.path)] == [
+        ("failed", 1, "2026-03-06T13:01:00+00:00"), ("failed", 2, None)]
+    [incident] = home.incidents()
+    assert (incident["job_id"], incident["failure_type"], incident["error"]) == (
+        job["id"], "script", "Script exited with code 1\nstderr:\nboom 2\nstdout:\nattempt 2")
+    stored = home.job(job["id"])
+    assert ("retry" in stored, stored["failure_streak"], stored["last_status"]) == (
+        False, 1, "error")
+    _pol_at(clock, "2026-03-06T13:30:00+00:00")
+    assert home.tick()["dispatched"] == []  # nothing more for that slot
+
+
+@pytest.mark.parametrize("stderr,kind", [("HTTP 401 Unauthorized", "auth"),
+                                         ("invalid configuration", "config")])
+def test_retries_never_retry_a_config_or_auth_failure(home, tmp_path, clock, stderr, kind):
+    script_name = _pol_counting(tmp_path, 99, stderr=stderr)
+    job = home.add_job("every 1h", "", script=script_name, no_agent=True, retries=3)
+    _pol_at(clock, "2026-03-06T13:00:00+00:00")
+    home.tick()
+    [row] = home.runs(job["id"])
+    assert hc.classify_failure(row["error"]) == kind and kind in hc._NEVER_RETRIED
+    assert "retry" not in home.job(job["id"])
+    assert [i["failure_type"] for i in home.incidents()] == [kind]  # the slot's last attempt
+    _pol_at(clock, "2026-03-06T13:05:00+00:00")
+    assert home.tick()["dispatched"] == []
+    assert (tmp_path / "count").read_text() == "1\n"
+
+
+def test_retries_are_for_the_ticks_slots_not_a_manual_run(home, tmp_path, clock):
+    always = _pol_counting(tmp_path, 99)
+    job = home.add_job("every 1h", "", script=always, no_agent=True, retries=3)
+    assert home.run_job(job["id"])["status"] == "failed"
+    assert "retry" not in home.job(job["id"])  # only the tick's runs, bound to a slot, retry
+    assert [i["failure_type"] for i in home.incidents()] == ["script"]
+
+
+def test_retries_a_held_attempt_is_never_fired_twice(home, tmp_path, clock):
+    flaky = _pol_counting(tmp_path, 99)
+    job = home.add_job("every 1h", "", script=flaky, no_agent=True, retries=3,
+                       retry_backoff_seconds="1m")
+    _pol_at(clock, "2026-03-06T13:00:00+00:00")
+    home.tick()
+    before = jobs_bytes(home)  # the job record as attempt 2 comes due
+    _pol_at(clock, "2026-03-06T13:01:00+00:00")
+    home.tick()
+    assert len(_pol_rows(home.path)) == 2
+    # A process that claimed attempt 2 died before it saved the job: the row holds it.
+    write_jobs(home, before.decode())
+    assert home.job(job["id"])["retry"]["attempt"] == 2
+    _pol_at(clock, "2026-03-06T13:01:30+00:00")
+    assert home.tick()["dispatched"] == []
+    assert [r[1:3] for r in _pol_rows(home.path)] == [("failed", 1), ("failed", 2)]
+    assert "retry" not in home.job(job["id"])
+    assert (tmp_path / "count").read_text() == "2\n"
+
+
+def test_retries_a_crashed_run_is_never_retried(home, tmp_path, clock):
+    always = _pol_counting(tmp_path, 99)
+    job = home.add_job("every 1h", "", script=always, no_agent=True, retries=3,
+                       retry_backoff_seconds="1m")
+    slot = "2026-03-06T13:00:00+00:00"
+    ledger = home.scheduler.ledger
+    eid = ledger.claim([(job["id"], slot)], "builtin", hc.parse_iso(slot))[0]
+    fake_owner(ledger, eid, process_id="d" * 32, pid=999999)  # on this host, and gone
+    set_job(home, job["id"], next_run_at="2026-03-06T14:00:00+00:00",
+            fire_claim={"at": slot, "by": "host:999999:" + "d" * 32, "execution_id": eid})
+    _pol_at(clock, "2026-03-06T13:01:00+00:00")
+    assert home.tick()["dispatched"] == []
+    [row] = home.runs(job["id"])
+    assert (row["id"], row["status"]) == (eid, "unknown")
+    assert "retry" not in home.job(job["id"])
+    _pol_at(clock, "2026-03-06T13:10:00+00:00")
+    assert home.tick()["dispatched"] == []
+    assert [r[:3] for r in _pol_rows(home.path)] == [(slot, "unknown", 1)]
+    assert not (tmp_path / "count").exists()
+
+
+@pytest.mark.slow
+def test_retries_three_attempts_in_real_processes_one_outcome_no_incident(tmp_path, env):
+    home = str(tmp_path / "cron")
+    flaky = _pol_counting(tmp_path, 3)
+    t0, slot = "2026-03-06T12:00:00+00:00", "2026-03-06T13:00:00+00:00"
+    r = _crash_cli(env, home, t0, "add", "every 1h", "--retries", "3", "--retry-backoff", "1m",
+                   "--no-agent", "--script", flaky, "--name", "flaky")
+    assert r.returncode == 0, r.stderr
+    job_id = _pol_job(home, "flaky")["id"]
+
+    r = _crash_cli(env, home, slot, "tick")
+    [(_, _, _, _, _, first)] = _pol_rows(home)
+    assert (r.returncode, r.stdout, r.stderr) == (0, _stamped(
+        slot, f"{job_id} {first} running on_time",
+        f'{job_id} {first} failed in 0s "flaky": Script exited with code 1: boom 1'), "")
+    r = _crash_cli(env, home, "2026-03-06T13:00:30+00:00", "tick")
+    assert r.stdout == _stamped("2026-03-06T13:00:30+00:00", "no jobs due")
+
+    # Two ticks at the retry's instant: one fires attempt 2, the other finds it taken.
+    retry = "2026-03-06T13:01:00+00:00"
+    ticks = [_crash_popen(env, home, retry, "tick") for _ in range(2)]
+    outs = [t.communicate(timeout=60) for t in ticks]
+    assert [t.returncode for t in ticks] == [0, 0], outs
+    second = _pol_rows(home)[1][5]
+    fired = _stamped(retry, f"{job_id} {second} running retry",
+                     f'{job_id} {second} failed in 0s "flaky": Script exited with code 1: boom 2')
+    assert [o for o, _ in outs].count(fired) == 1, outs
+    [idle] = [o for o, _ in outs if o != fired]  # it came after the fire, or during it
+    assert idle in (_stamped(retry, "no jobs due"), _stamped(
+        retry, "tick busy: another tick holds .tick.lock; nothing to do")), outs
+    assert [e for _, e in outs] == ["", ""], outs
+
+    r = _crash_cli(env, home, "2026-03-06T13:02:59+00:00", "tick")
+    assert r.stdout == _stamped("2026-03-06T13:02:59+00:00", "no jobs due")
+    last = "2026-03-06T13:03:00+00:00"  # the backoff doubled: 2 min after attempt 2
+    r = _crash_cli(env, home, last, "tick")
+    third = _pol_rows(home)[2][5]
+    assert r.stdout == _stamped(last, f"{job_id} {third} running retry",
+                                f'{job_id} {third} completed in 0s "flaky"'), r.stdout
+
+    assert [row[:4] for row in _pol_rows(home)] == [
+        (slot, "failed", 1, retry), (slot, "failed", 2, last), (slot, "completed", 3, None)]
+    assert _pol_select(home, "SELECT count(*) FROM cron_incidents") == [(0,)]
+    r = _crash_cli(env, home, last, "incidents", "--json", "--all")
+    assert json.loads(r.stdout) == []
+    runs = json.loads(_crash_cli(env, home, last, "runs", "--json").stdout)
+    assert [(x["id"], x["status"], x["attempt"], x["scheduled_instant"]) for x in runs] == [
+        (third, "completed", 3, slot), (second, "failed", 2, slot), (first, "failed", 1, slot)]
+    stored = _pol_job(home, "flaky")
+    assert ("retry" in stored, stored["repeat"]["completed"], stored["failure_streak"],
+            stored["last_status"], stored["next_run_at"]) == (
+        False, 1, 0, "ok", "2026-03-06T14:00:00+00:00")
+    assert (tmp_path / "count").read_text() == "3\n"
+
+
+# -- jitter --
+
+
+def _pol_jittered_slot(job, slots, least=2):
+    """The first of *slots* whose jitter is at least *least* seconds (one always is)."""
+    return next(s for s in slots if hc._jitter(job, s) >= least)
+
+
+def test_jitter_delays_each_slot_by_its_fixed_part_in_why_next_and_the_tick(home, tmp_path,
+                                                                           clock):
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    job = home.add_job("every 1h", "", script=ok, no_agent=True, name="jit",
+                       jitter_seconds="5m")
+    slots = [datetime(2026, 3, 6, 13 + n, 0, tzinfo=UTC) for n in range(5)]
+    delays = [hc._jitter(job, s) for s in slots]
+    assert all(0 <= d <= 300 for d in delays)
+    assert len(set(delays)) > 1  # each slot its own (five equal: odds of 1 in 300**4)
+    assert delays == [hc._jitter(dict(job), s.astimezone(ZoneInfo("Asia/Tokyo")))
+                      for s in slots]  # the slot's instant decides, not its zone
+    assert home.next_fires("jit", 5) == [s + timedelta(seconds=d)
+                                         for s, d in zip(slots, delays)]
+    first = slots[0] + timedelta(seconds=delays[0])
+    assert home.why("jit")["message"] == (
+        f"no slot has come due yet; next run 2026-03-06T13:00:00+00:00 (it fires at "
+        f"{hc._iso(first)}: jitter {delays[0]} s)")
+
+    slot = _pol_jittered_slot(job, slots)
+    delay = hc._jitter(job, slot)
+    fires = slot + timedelta(seconds=delay)
+    stored_slot = hc.parse_iso(home.job("jit")["next_run_at"])
+    while stored_slot < slot:  # step the job to *slot*: each earlier one fires at its instant
+        clock.now = stored_slot + timedelta(seconds=hc._jitter(job, stored_slot))
+        assert len(home.tick()["dispatched"]) == 1
+        stored_slot = hc.parse_iso(home.job("jit")["next_run_at"])
+    clock.now = fires - timedelta(seconds=1)
+    assert home.tick()["dispatched"] == []
+    info = home.why("jit")
+    assert (info["verdict"], info["message"]) == (
+        "jitter", f"slot {hc._iso(slot)} waits its fixed jitter of {delay} s: it fires at "
+                  f"{hc._iso(fires)}")
+    clock.now = fires
+    [fired] = home.tick()["dispatched"]
+    assert (fired["kind"], fired["status"]) == ("on_time", "completed")
+    eid = fired["execution_id"]
+    assert _pol_select(home.path, "SELECT attempt, jitter_seconds FROM cron_attempts WHERE "
+                                  "execution_id=?", (eid,)) == [(1, delay)]
+    assert [r["scheduled_instant"] for r in home.runs("jit", 1)] == [hc._iso(slot)]
+
+
+@pytest.mark.slow
+def test_jitter_instants_are_the_same_in_every_process(tmp_path, env):
+    home = str(tmp_path / "cron")
+    ok = _pol_script(tmp_path, "ok.sh", "echo done\n")
+    now = "2026-03-06T12:00:00+00:00"
+    assert _crash_cli(env, home, now, "add", "every 1h", "--script", ok, "--no-agent",
+                      "--name", "jit", "--jitter", "5m").returncode == 0
+    job = _pol_job(home, "jit")
+    answers = [_crash_cli(env, home, now, "next", "jit", "-n", "5", "--json") for _ in range(2)]
+    assert [a.returncode for a in answers] == [0, 0]
+    first, again = (json.loads(a.stdout) for a in answers)
+    slots = [datetime(2026, 3, 6, 13 + n, 0, tzinfo=UTC) for n in range(5)]
+    assert first == again == [hc._iso(s + timedelta(seconds=hc._jitter(job, s)))
+                              for s in slots]
+    assert all(s <= hc.parse_iso(t) <= s + timedelta(minutes=5) for s, t in zip(slots, first))
+    text = _crash_cli(env, home, now, "next", "jit", "-n", "5").stdout
+    assert text == "".join(t + "\n" for t in first)
+    delay = hc._jitter(job, slots[0])
+    assert _crash_cli(env, home, now, "why", "jit").stdout == (
+        f"{job['id']}: not_due: no slot has come due yet; next run 2026-03-06T13:00:00+00:00 "
+        f"(it fires at {first[0]}: jitter {delay} s)\n")
+
+
+# -- concurrency --
+
+
+_POL_TERM_FIRST = """\
+    if [ -e '{marker}' ]; then echo "second run"; exit 0; fi
+    echo $$ > '{marker}.tmp' && mv '{marker}.tmp' '{marker}'
+    {trap}
+    echo started
+    while true; do sleep 0.1; done
+"""
+
+
+def _pol_replace(tmp_path, env, trap, kill_grace):
+    """A Replace job whose first run loops (with *trap*); tick 1 at its first slot, tick 2
+    at the next one while it runs.  Returns (home, job id, tick 1's output, tick 2's, the
+    first run's pid)."""
+    home = str(tmp_path / "cron")
+    marker = tmp_path / "first.pid"
+    _pol_script(tmp_path, "loop.sh", _POL_TERM_FIRST.format(marker=marker, trap=trap))
+    r = _crash_cli(env, home, "2026-03-06T12:00:00+00:00", "add", "every 1m", "--script",
+                   "loop.sh", "--no-agent", "--name", "r", "--concurrency", "replace")
+    assert r.returncode == 0, r.stderr
+    job_id = _pol_job(home, "r")["id"]
+    tick1 = _crash_popen(env, home, "2026-03-06T12:01:01+00:00", "tick")
+    pid = None
+    try:
+        _pol_poll("the first run announced its child", lambda: _pol_select(
+            home, "SELECT 1 FROM executions e JOIN cron_attempts a ON a.execution_id = e.id "
+                  "WHERE e.status = 'running' AND a.note LIKE 'child %'"), [tick1])
+        pid = int(_pol_poll("the script started", marker.read_text, [tick1]))
+        tick2 = _crash_cli(dict(env, HERMES_CRON_KILL_GRACE_SECONDS=str(kill_grace)), home,
+                           "2026-03-06T12:02:01+00:00", "tick")
+        out1 = tick1.communicate(timeout=60)
+    finally:
+        if tick1.poll() is None:
+            tick1.kill()
+            tick1.communicate()
+        if pid is not None:
+            _crash_kill_group(pid)
+    return home, job_id, out1, tick2, pid
+
+
+@pytest.mark.slow
+def test_concurrency_replace_stops_the_running_one_with_term(tmp_path, env):
+    with HangCap(60):
+        home, job_id, (out1, err1), tick2, pid = _pol_replace(
+            tmp_path, env, "trap 'echo got TERM; exit 143' TERM", 10)
+    rows = _pol_rows(home)
+    assert [(r[0], r[1]) for r in rows] == [("2026-03-06T12:01:00+00:00", "failed"),
+                                           ("2026-03-06T12:02:00+00:00", "completed")]
+    old, new = rows[0][5], rows[1][5]
+    reason = f"replaced by execution {new} (concurrency: replace)"
+    assert rows[0][4] == reason
+    assert (out1, err1) == (_stamped("2026-03-06T12:01:01+00:00",
+                                     f"{job_id} {old} running on_time",
+                                     f'{job_id} {old} failed in 0s "r": {reason}'), "")
+    assert (tick2.returncode, tick2.stdout, tick2.stderr) == (0, _stamped(
+        "2026-03-06T12:02:01+00:00", f"{job_id} {new} running on_time",
+        f'{job_id} {new} completed in 0s "r"'), "")
+    assert _pol_select(home, "SELECT note FROM cron_attempts WHERE execution_id=?",
+                       (old,)) == [(f"replaced {new}",)]
+    outputs = os.path.join(home, "output", job_id)
+    with open(os.path.join(outputs, "2026-03-06_12-01-01.md")) as f:
+        doc = f.read()
+    assert "**Status:** replaced" in doc and "## Response\n\nstarted\ngot TERM\n" in doc
+    assert f"## Error\n\n```\n{reason}\n```" in doc
+    with open(os.path.join(outputs, "2026-03-06_12-02-01.md")) as f:
+        assert f.read().endswith("## Response\n\nsecond run\n")
+    assert _pol_select(home, "SELECT count(*) FROM cron_incidents") == [(0,)]
+    assert not _crash_alive(pid)
+    stored = _pol_job(home, "r")
+    assert (stored["fire_claim"], "fire_claims" in stored, stored["repeat"]["completed"]) == (
+        None, False, 2)
+
+
+@pytest.mark.slow
+def test_concurrency_replace_kills_a_run_that_ignores_term_after_the_grace(tmp_path, env):
+    with HangCap(60) as cap:
+        home, job_id, (out1, _), tick2, pid = _pol_replace(tmp_path, env, "trap '' TERM", 1)
+    assert cap.elapsed >= 1  # the grace was waited before the SIGKILL
+    rows = _pol_rows(home)
+    old, new = rows[0][5], rows[1][5]
+    assert [r[1] for r in rows] == ["failed", "completed"]
+    assert rows[0][4] == f"replaced by execution {new} (concurrency: replace)"
+    assert tick2.returncode == 0 and tick2.stdout.endswith(f'{job_id} {new} completed in 0s '
+                                                           f'"r"\n'), tick2.stdout
+    assert not _crash_alive(pid)
+    with open(os.path.join(home, "output", job_id, "2026-03-06_12-01-01.md")) as f:
+        doc = f.read()
+    assert "**Status:** replaced" in doc and "## Response\n\nstarted\n\n" in doc
+    assert _pol_select(home, "SELECT count(*) FROM cron_incidents") == [(0,)]
+
+
+@pytest.mark.slow
+def test_concurrency_allow_overlaps_and_forbid_still_skips(tmp_path, env):
+    home = str(tmp_path / "cron")
+    gate = tmp_path / "gate"
+    gate.touch()
+    _pol_script(tmp_path, "hold.sh", f"""\
+        echo $$ > "{tmp_path}/started.$$"
+        while [ -e '{gate}' ]; do sleep 0.05; done
+        echo finished
+    """)
+    for name, flags in (("allow", ("--concurrency", "allow")), ("forbid", ())):
+        r = _crash_cli(env, home, "2026-03-06T12:00:00+00:00", "add", "every 1m", "--script",
+                       "hold.sh", "--no-agent", "--name", name, *flags)
+        assert r.returncode == 0, r.stderr
+
+    def started():
+        return [n for n in os.listdir(tmp_path) if n.startswith("started.")]
+
+    ticks = []
+    try:
+        ticks.append(_crash_popen(env, home, "2026-03-06T12:01:01+00:00", "tick"))
+        _pol_poll("both first runs started", lambda: len(started()) == 2, ticks)
+        ticks.append(_crash_popen(env, home, "2026-03-06T12:02:01+00:00", "tick"))
+        _pol_poll("the overlapping run started", lambda: len(started()) == 3, ticks)
+        rows = _pol_poll("the second tick's claim is saved", lambda: [
+            r for r in _pol_rows(home) if r[0] == "2026-03-06T12:02:00+00:00"]
+            if _pol_job(home, "allow").get("fire_claims") else None, ticks)
+        allow = _pol_job(home, "allow")
+        first = _pol_select(home, "SELECT id FROM executions WHERE job_id=? AND "
+                                  "scheduled_instant=?", (allow["id"], "2026-03-06T12:01:00+00:00"))
+        assert [r[1] for r in rows] == ["running"]  # the forbid job's slot made no row
+        assert allow["fire_claim"]["execution_id"] == rows[0][5]
+        assert [(c["execution_id"],) for c in allow["fire_claims"]] == first
+        assert "fire_claims" not in _pol_job(home, "forbid")
+    finally:
+        gate.unlink()
+        outs = [t.communicate(timeout=60) for t in ticks]
+    assert [t.returncode for t in ticks] == [0, 0], outs
+    allow_id, forbid_id = _pol_job(home, "allow")["id"], _pol_job(home, "forbid")["id"]
+    by_job = {}
+    for instant, status, job_id in _pol_select(
+            home, "SELECT scheduled_instant, status, job_id FROM executions ORDER BY rowid"):
+        by_job.setdefault(job_id, []).append((instant, status))
+    assert by_job == {
+        allow_id: [("2026-03-06T12:01:00+00:00", "completed"),
+                   ("2026-03-06T12:02:00+00:00", "completed")],
+        forbid_id: [("2026-03-06T12:01:00+00:00", "completed")]}
+    assert _pol_select(home, "SELECT job_id, scheduled_instant, reason FROM cron_skips") == [
+        (forbid_id, "2026-03-06T12:02:00+00:00", "overlap")]
+    for name in ("allow", "forbid"):
+        stored = _pol_job(home, name)
+        assert (stored["fire_claim"], "fire_claims" in stored) == (None, False), name
+    assert _pol_job(home, "allow")["repeat"]["completed"] == 2
+    assert _pol_job(home, "forbid")["next_run_at"] == "2026-03-06T12:03:00+00:00"
+
+
 # ---- 9. job store: reads, writes, hostile stores, concurrent writers -----------------
 
 
