@@ -2903,6 +2903,7 @@ _RETRY_BACKOFF = 60  # seconds before the first retry, doubled for each after it
 _RETRY_BACKOFF_CAP = 3600
 _MAX_POLICY_SECONDS = 7 * 86400
 _MAX_HISTORY = 1000  # the ledger's own bound on terminal rows
+_TICK_PERIOD = 60  # seconds between the ticks cron(8), a timer or the daemon runs
 _SECOND_UNITS = {"": 1, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1}
 _SECOND_UNITS.update((unit, minutes * 60) for unit, minutes in _DURATION_UNITS.items())
 _LABEL_PART = r"[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?"
@@ -12632,7 +12633,8 @@ _EDITABLE = frozenset(_PLAIN_FIELDS + _UPSTREAM_OPTIONS + (
 def _set_policies(home, job, given, now):
     """Validate the policy fields *given* (None: left as they are) into *job*, in place.
 
-    A jitter must fit in the slot's grace (it counts inside it), and an env
+    A jitter must fit in the slot's grace (it counts inside it) with a tick's
+    minute to spare, and an env
     value that looks like a secret is refused: jobs.json is no place for one,
     so the job names the variable to pass through instead.
     """
@@ -12660,11 +12662,14 @@ def _set_policies(home, job, given, now):
         zone = home.zone(job)
         slot = _parse_stored(job.get("next_run_at")) or now
         grace = _slot_grace(job, job["schedule"], slot, zone)
-        if spread > grace:
+        # A minutely ticker may first see the jittered instant up to a minute
+        # after it, and the slot must still be inside its grace then.
+        if spread > grace - _TICK_PERIOD:
             raise InvalidInputError(
-                f"jitter_seconds {spread} is longer than the slot's grace ({grace} s), inside "
-                f"which it counts", spread, f"use at most {grace} s, or a longer grace "
-                                            f"(misfire_grace_seconds)")
+                f"jitter_seconds {spread} does not fit in the slot's grace ({grace} s) with "
+                f"the minute a tick may take to see it", spread,
+                f"use at most {max(grace - _TICK_PERIOD, 0)} s, or a longer grace "
+                f"(misfire_grace_seconds)")
 
 
 def _secret_looking(name, value):

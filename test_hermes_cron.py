@@ -2666,14 +2666,21 @@ _POL_INVALID = [
      "concurrency must be forbid, allow or replace: 'sometimes': use forbid (the default: a "
      "slot due while the job runs is skipped), allow or replace"),
     (("add", "every 1h", "--jitter", "31m"),
-     "jitter_seconds 1860 is longer than the slot's grace (1800 s), inside which it counts: "
-     "1860: use at most 1800 s, or a longer grace (misfire_grace_seconds)"),
+     "jitter_seconds 1860 does not fit in the slot's grace (1800 s) with the minute a "
+     "tick may take to see it: 1860: use at most 1740 s, or a longer grace "
+     "(misfire_grace_seconds)"),
     (("add", "every 1h", "--grace", "10m", "--jitter", "11m"),
-     "jitter_seconds 660 is longer than the slot's grace (600 s), inside which it counts: "
-     "660: use at most 600 s, or a longer grace (misfire_grace_seconds)"),
+     "jitter_seconds 660 does not fit in the slot's grace (600 s) with the minute a "
+     "tick may take to see it: 660: use at most 540 s, or a longer grace "
+     "(misfire_grace_seconds)"),
     (("add", "in 1h", "--jitter", "5m"),
-     "jitter_seconds 300 is longer than the slot's grace (120 s), inside which it counts: "
-     "300: use at most 120 s, or a longer grace (misfire_grace_seconds)"),
+     "jitter_seconds 300 does not fit in the slot's grace (120 s) with the minute a "
+     "tick may take to see it: 300: use at most 60 s, or a longer grace "
+     "(misfire_grace_seconds)"),
+    (("add", "every 5m", "--jitter", "91s"),  # grace 150 s: a tick's minute must be left
+     "jitter_seconds 91 does not fit in the slot's grace (150 s) with the minute a "
+     "tick may take to see it: 91: use at most 90 s, or a longer grace "
+     "(misfire_grace_seconds)"),
     (("add", "every 1h", "--jitter", "-1"),
      "jitter_seconds must be a duration from 0 s to 7 days: '-1': use seconds or a duration "
      "such as 90s, 5m or 2h"),
@@ -2725,8 +2732,9 @@ _POL_INVALID = [
     (("edit", "g", "--retries", "11"),
      "retries must be a whole number from 0 to 10: '11': use e.g. 3"),
     (("edit", "g", "--grace", "2m"),  # g's jitter (5 min) no longer fits
-     "jitter_seconds 300 is longer than the slot's grace (120 s), inside which it counts: "
-     "300: use at most 120 s, or a longer grace (misfire_grace_seconds)"),
+     "jitter_seconds 300 does not fit in the slot's grace (120 s) with the minute a "
+     "tick may take to see it: 300: use at most 60 s, or a longer grace "
+     "(misfire_grace_seconds)"),
     (("edit", "g", "--schedule", "in 30m"),
      "misfire_grace_seconds is only supported for recurring jobs: 600: clear it "
      "(misfire_grace_seconds '') before making the job a one-shot"),
@@ -16575,6 +16583,10 @@ CAMPAIGN_KILL_POINTS = [
     ("os.fsync", "before:os:fsync"),
     ("deliveries.claim", "before:hc:_Deliveries.claim"),
     ("deliveries.finish", "before:hc:_Deliveries.finish"),
+    ("child announced", "before:hc:_Ledger.announce"),
+    ("replaced marked", "before:hc:_Ledger.mark_replaced"),
+    ("replaced marked+", "after:hc:_Ledger.mark_replaced"),
+    ("replace signalled", "before:hc:_stoppable_child"),
     ("child started", "child"),
 ]
 # Where a delivering process is frozen: (label, spec).  "stop-before|stop-after:..."
@@ -16621,6 +16633,13 @@ _CAMPAIGN_SCRIPT = (
     'd="$HERMES_CRON_HOME/.."\n'
     'echo "$HERMES_CRON_JOB_ID $HERMES_CRON_EXECUTION_ID" >> "$d/ran.log"\n'
     'if mv "$d/killparent" "$d/killparent.taken" 2>/dev/null; then kill -KILL "$PPID"; fi\n'
+    # A slow run (the overlap trials): once, 3 s, ended at once by a SIGTERM.
+    'if rm "$d/slow.$HERMES_CRON_JOB_ID" 2>/dev/null; then\n'
+    '  trap "echo stopped; exit 143" TERM; sleep 3 & wait $!; fi\n'
+    # A flaky job (its retries): its first two starts fail.
+    'if [ -e "$d/flaky.$HERMES_CRON_JOB_ID" ] && '
+    '[ "$(grep -c "^$HERMES_CRON_JOB_ID " "$d/ran.log")" -le 2 ]; then\n'
+    '  echo "flaky failure" >&2; exit 1; fi\n'
     'echo "ran $HERMES_CRON_JOB_ID"\n')
 
 _CAMPAIGN_T0 = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
@@ -16734,6 +16753,9 @@ def _campaign_read(trial_dir):
                                "SELECT * FROM executions"),
              "skips": _cc_query(os.path.join(home, "executions.db"),
                                 "SELECT job_id, scheduled_instant, reason FROM cron_skips"),
+             "attempts": {r["execution_id"]: r for r in _cc_query(
+                 os.path.join(home, "executions.db"),
+                 "SELECT execution_id, attempt, note FROM cron_attempts")},
              "deliveries": _cc_query(os.path.join(home, "deliveries.db"),
                                      "SELECT execution_id, status, owner_pid, owner_started_at "
                                      "FROM deliveries"),
@@ -16763,24 +16785,33 @@ def _campaign_violations(facts, model, step):
     alive = model["alive"]
     rows = facts["rows"]
     by_id = {r["id"]: r for r in rows}
-    # (slot) at most one non-skipped row per (job, slot); skips live in cron_skips
+    # (slot) one non-skipped row per (job, slot), or one per attempt of a retried
+    # slot: attempts 1, 2, ... each once, every one but the last failed (a crash,
+    # unknown, is never retried), no more than the job's retries allow
+    attempts = facts.get("attempts", {})
     slots = collections.defaultdict(list)
     for r in rows:
         key = _cc_second(r.get("scheduled_instant"))
         if key is not None:
             slots[(r["job_id"], key)].append(r)
     for (job_id, key), found in sorted(slots.items()):
-        if len(found) > 1:
+        numbers = [(attempts.get(r["id"]) or {}).get("attempt") or 1 for r in found]
+        last = max(numbers)
+        if len(found) > 1 and (sorted(numbers) != list(range(1, len(found) + 1)) or any(
+                r["status"] != "failed" for r, n in zip(found, numbers) if n != last)
+                or len(found) > model.get("retries", {}).get(job_id, 0) + 1):
             out.append(("slot", f"job {job_id} slot {key} has {len(found)} rows: " + ", ".join(
-                f"{r['id'][:8]} {r['source']} {r['status']} {r['scheduled_instant']}"
-                for r in found)))
-    # (repeat) no command run more often than its repeat allows; `run JOB` (no slot)
-    # does not count, a tick's fire and `run --occurrence` of a one-shot do
-    starts = collections.Counter()
+                f"{r['id'][:8]} {r['source']} {r['status']} attempt {n} {r['scheduled_instant']}"
+                for r, n in zip(found, numbers))))
+    # (repeat) no slot run more often than its repeat allows (a retried slot's
+    # attempts are one slot); `run JOB` (no slot) does not count, a tick's fire
+    # and `run --occurrence` of a one-shot do
+    counted = collections.defaultdict(set)
     for job_id, eid in facts["ran"]:
         row = by_id.get(eid)
         if row is None or row.get("scheduled_instant") or row.get("source") == "builtin":
-            starts[job_id] += 1
+            counted[job_id].add(_cc_second((row or {}).get("scheduled_instant")) or eid)
+    starts = {job_id: len(keys) for job_id, keys in counted.items()}
     for job_id, n in sorted(starts.items()):
         times = model["repeat"].get(job_id)
         if times is not None and n > times:
@@ -16847,6 +16878,11 @@ def _campaign_violations(facts, model, step):
                   for s in facts["skips"]}
         busy = {r["job_id"] for r in rows if r["status"] in _CAMPAIGN_ACTIVE
                 and alive(r.get("pid"), r.get("process_started_at"))}
+        # A retry that came due with the job's next slot runs first (a job runs
+        # one at a time); the slot fires at the next tick, or its catch-up rule
+        # accounts for it then.
+        busy |= {r["job_id"] for r in rows if r.get("pid") == step["pid"]
+                 and ((attempts.get(r["id"]) or {}).get("attempt") or 1) > 1}
         for j in facts["jobs"]:
             if not j.get("enabled", True) or j.get("state", "scheduled") != "scheduled" \
                     or j.get("id") in busy:
@@ -16860,6 +16896,12 @@ def _campaign_violations(facts, model, step):
                                    f"{due} after a clean tick at {_cc_iso(step['now'])}: no row "
                                    f"and no recorded skip for that slot (next_run_at="
                                    f"{j.get('next_run_at')})"))
+            # (retry) a retry whose time has come is taken by a clean tick
+            retry = j.get("retry") if isinstance(j.get("retry"), dict) else None
+            at = _cc_parse(retry.get("at")) if retry else None
+            if at is not None and at <= step["now"]:
+                out.append(("retry", f"job {j['id']} keeps retry {retry} after a clean tick "
+                                     f"at {_cc_iso(step['now'])}"))
     # (store) jobs.json parses; (traceback) no child printed one
     if facts.get("jobs_error"):
         out.append(("store", f"jobs.json does not parse: {facts['jobs_error']}"))
@@ -16955,6 +16997,11 @@ def _campaign_job(rng, n, created):
         times = 1
     if kind != "once" and rng.random() < 0.35:
         times = rng.choice([1, 2, 3])
+    policies = {}  # issue 26: retried attempts, overlapping and replaced runs
+    if rng.random() < 0.3:
+        policies.update(retries=rng.choice([1, 2]), retry_backoff_seconds=60)
+    if kind != "once" and rng.random() < 0.3:
+        policies["concurrency"] = rng.choice(["allow", "replace"])
     job = {"id": "%012x" % rng.getrandbits(48), "name": f"j{n}", "prompt": "",
            "script": "log.sh", "no_agent": True, "schedule": schedule,
            "schedule_display": schedule["display"],
@@ -16966,6 +17013,7 @@ def _campaign_job(rng, n, created):
                    context_from=None, paused_at=None, paused_reason=None, last_run_at=None,
                    last_status=None, last_error=None, last_delivery_error=None, origin=None,
                    enabled_toolsets=None, workdir=None)
+    job.update(policies)
     if shape == "0.19":
         job.update(provider_snapshot=None, model_snapshot=None)
     if shape == "0.22":
@@ -16991,7 +17039,7 @@ class _CampaignTrial:
         self.log, self.violations = [], []
         self.kills, self.stops = collections.Counter(), collections.Counter()
         self.forward = self.back = self.children = 0
-        self.model = {"repeat": {}, "kind": {}, "alive": _cc_alive}
+        self.model = {"repeat": {}, "kind": {}, "retries": {}, "alive": _cc_alive}
 
     def say(self, text):
         self.log.append(text)
@@ -17098,10 +17146,15 @@ class _CampaignTrial:
         for job in jobs:
             self.model["repeat"][job["id"]] = job["repeat"]["times"]
             self.model["kind"][job["id"]] = job["schedule"]["kind"]
+            self.model["retries"][job["id"]] = job.get("retries", 0)
         self.write_store(jobs)
+        for job in jobs:
+            if job.get("retries") and rng.random() < 0.7:  # its first two starts fail
+                open(os.path.join(self.dir, f"flaky.{job['id']}"), "w").close()
         self.say(f"trial {self.index} (seed {self.camp.seed}): jobs.json " + json.dumps(
             [{k: j.get(k) for k in ("id", "schedule", "repeat", "created_at", "next_run_at",
-                                     "deliver")} for j in jobs]))
+                                     "deliver", "retries", "concurrency") if k in j}
+             for j in jobs]))
         dues = [_cc_parse(j["next_run_at"] or j["schedule"].get("run_at")) for j in jobs]
         now = (dues[-1] if hook else min(d for d in dues if d)) + timedelta(
             seconds=rng.choice([0, 0.17, 0.69, 20, 119.5]))
@@ -17110,6 +17163,9 @@ class _CampaignTrial:
             return self
         occurrence = [j["name"] for j in jobs if j["schedule"]["kind"] in ("cron", "once")
                       and (j["schedule"]["kind"] == "once" or j["repeat"]["times"] is None)]
+        recurring = [j for j in jobs if j["schedule"]["kind"] != "once"]
+        if recurring and rng.random() < 0.1:
+            now = self.overlap(now, rng.choice(recurring))
         for i in range(rng.randint(1, 3)):
             if i:
                 now = self.clock(now)
@@ -17126,6 +17182,36 @@ class _CampaignTrial:
                 self.step(now, args)
         self.step(self.clock(now), ["tick"])
         return self
+
+    def overlap(self, now, job):
+        """A slow run in flight (a tick in the background) while a second tick comes at
+        the job's next slot: forbid skips it, allow overlaps it, replace stops the
+        first run; the second tick is killed at a random point in some trials."""
+        rng = self.rng
+        slow = os.path.join(self.dir, f"slow.{job['id']}")
+        open(slow, "w").close()
+        self.say(f"    overlap: job {job['id']} concurrency {job.get('concurrency', 'forbid')}")
+        due = _cc_parse(job["next_run_at"])
+        now = max(now, due) if due is not None else now
+        owner = self.popen(now, ["tick"])
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and owner.poll() is None and os.path.exists(slow):
+            time.sleep(0.01)
+        sched = job["schedule"]
+        if sched["kind"] == "interval":  # the next slot, or one a while after it
+            later = now + timedelta(minutes=sched["minutes"])
+        else:
+            later = _cc_cron_next(sched["expr"], now)
+        later += timedelta(seconds=rng.choice([0.3, 0.3, 30.3]))
+        if rng.random() < 0.4:
+            self.step(later, ["tick"], rng.choice(_cc_points("tick")), 1)
+        else:
+            self.step(later, ["tick"])
+        rc, err = self.finish(owner)
+        if os.path.exists(slow):  # the first tick never fired the job
+            os.unlink(slow)
+        self.check("tick", now, owner.pid, rc, err, clean=True)
+        return later
 
     def delivery_freeze(self, now):
         """A webhook run frozen (SIGSTOP) while it delivers, the clock stepped hours
@@ -17274,7 +17360,8 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
            "enabled": True, "state": "scheduled", "next_run_at": "2026-12-01T18:01:00+00:00",
            "repeat": {"times": 1, "completed": 1}}
 
-    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=(), rc=0, stderr=""):
+    def home(rows=(), deliveries=(), ran=(), jobs=(job,), skips=(), rc=0, stderr="",
+             attempts=(), retries=0):
         shutil.rmtree(d / "cron")
         (d / "cron").mkdir()
         with sqlite3.connect(str(d / "cron" / "executions.db")) as db:
@@ -17286,6 +17373,9 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
             db.executemany("INSERT INTO executions VALUES (?,?,?,?,?,?,?,?)", rows)
             db.executemany("INSERT INTO cron_skips VALUES (?,?,?,'',?)",
                            [s + (s[1],) for s in skips])
+            db.execute("CREATE TABLE cron_attempts(execution_id TEXT, attempt INTEGER, "
+                       "note TEXT)")
+            db.executemany("INSERT INTO cron_attempts VALUES (?,?,NULL)", attempts)
         db.close()
         with sqlite3.connect(str(d / "cron" / "deliveries.db")) as db:
             db.execute("CREATE TABLE deliveries(execution_id TEXT PRIMARY KEY, status TEXT, "
@@ -17295,7 +17385,7 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
         (d / "cron" / "jobs.json").write_text(json.dumps({"jobs": list(jobs)}))
         (d / "ran.log").write_text("".join(f"{j} {e}\n" for j, e in ran))
         model = {"repeat": {"a" * 12: 1}, "kind": {"a" * 12: "interval"}, "alive": _cc_alive,
-                 "receipts": {}}
+                 "receipts": {}, "retries": {"a" * 12: retries}}
         step = {"what": "tick", "clean": True, "now": now, "pid": dead.pid, "rc": rc,
                 "stderr": stderr}
         return sorted({c for c, _ in _campaign_violations(_campaign_read(str(d)), model, step)})
@@ -17310,6 +17400,19 @@ def test_campaign_checker_flags_a_hand_made_violating_home(tmp_path):
     assert home(rows=[ok_row, (e2, a, "builtin", dead.pid, None, "unknown",
                                "2026-12-01T17:59:00+00:00", None)],
                 ran=[(a, e1), (a, e2)]) == ["repeat"]
+    # A retried slot: attempts 1, 2, ... once each, all but the last failed, within retries.
+    failed1 = (e2, a, "builtin", dead.pid, None, "failed", s1, None)
+    retried = dict(rows=[failed1, ok_row], ran=[(a, e2), (a, e1)], attempts=[(e1, 2)])
+    assert home(**retried, retries=1) == []
+    assert home(**retried, retries=0) == ["slot"]
+    assert home(rows=[failed1[:5] + ("unknown",) + failed1[6:], ok_row],
+                attempts=[(e1, 2)], retries=1) == ["slot"]  # a crash is never retried
+    assert home(rows=[failed1, ok_row], attempts=[(e1, 2), (e2, 2)], retries=2) == ["slot"]
+    pending = dict(job, retry={"scheduled_at": s1, "attempt": 2,
+                               "at": "2026-12-01T18:00:20+00:00"})
+    assert home(rows=[ok_row], jobs=[pending]) == ["retry"]
+    assert home(rows=[ok_row], jobs=[dict(pending, retry=dict(pending["retry"], at=(
+        "2026-12-01T18:01:20+00:00")))]) == []
     assert home(rows=[(e1, a, "builtin", os.getpid(), me, "unknown", s1, None)]) == \
         ["unknown-live"]
     assert home(rows=[(e1, a, "builtin", dead.pid, None, "running", s1, None)]) == ["settle"]
