@@ -17170,7 +17170,11 @@ class _CampaignTrial:
             if i:
                 now = self.clock(now)
             if occurrence and rng.random() < 0.2:
-                args = ["run", rng.choice(occurrence), "--occurrence", "auto"]
+                name = rng.choice(occurrence)
+                args = ["run", name, "--occurrence", "auto"]
+                if any(j["name"] == name and j.get("retries") for j in jobs) and \
+                        rng.random() < 0.6:
+                    args.append("--retried")  # as an exported unit runs it: its next attempt
             else:
                 args = ["tick"]
             if rng.random() < 0.55:
