@@ -9568,12 +9568,16 @@ def _once_done(job):
 class _Result:
     """What a finished run leaves on its job record."""
 
-    __slots__ = ("ok", "status", "error", "delivery_error", "monitor_state", "retry")
+    __slots__ = ("ok", "status", "error", "delivery_error", "monitor_state", "retry", "quiet")
 
-    def __init__(self, ok, status, error, delivery_error, monitor_state=None, retry=None):
+    def __init__(self, ok, status, error, delivery_error, monitor_state=None, retry=None,
+                 quiet=None):
         self.ok, self.status, self.error, self.delivery_error = ok, status, error, delivery_error
         self.monitor_state = monitor_state  # a monitor's new state, kept with the result
         self.retry = retry  # the job's "retry" when this failed attempt is retried
+        # Another attempt of the slot comes (the tick's retry, or the engine's
+        # for ``run --retried``): this failure is no failure of the slot yet.
+        self.quiet = retry is not None if quiet is None else quiet
 
     @classmethod
     def of_row(cls, row):
@@ -9628,7 +9632,7 @@ def _record_outcome(job, result):
         if result.delivery_error else None
     streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
     # A slot's outcome is its last attempt's: one that is retried is no failure yet.
-    job["failure_streak"] = 0 if result.ok else streak + (result.retry is None)
+    job["failure_streak"] = 0 if result.ok else streak + (not result.quiet)
     if result.monitor_state is not None:
         job["monitor_state"] = result.monitor_state
 
@@ -10353,8 +10357,8 @@ def _run_claimed(home, claim):
         except (OSError, HermesCronError):
             pass  # the next change's diff is then against less; its hash still decides
     home.books.apply(home, (job["id"], eid, _Result(
-        outcome.ok, outcome.status, outcome.error, delivery_error, state, retry), finished,
-        manual), manual)
+        outcome.ok, outcome.status, outcome.error, delivery_error, state, retry, quiet),
+        finished, manual), manual)
     claim.outcome = outcome
     _ping_end(home, job, eid, outcome.ok, start_ping)
 
@@ -11354,6 +11358,10 @@ def _next_attempt(home, job, instant):
     found = home.ledger.last_attempt(job["id"], instant)
     if found is None:
         return None
+    schedule = _checked_schedule(job.get("schedule"), job)
+    if schedule["kind"] != "once" and _instant(_latest_slot(
+            schedule, home.zone(job), None, home.now()) or _parse_stored(instant)) != instant:
+        return None  # a later slot has come: it is this one's retry, as in the tick
     row, attempt, note = found
     if row["status"] != "failed" or attempt > _policy(job, "retries", 0) or \
             note.startswith("replaced") or classify_failure(row["error"]) in _NEVER_RETRIED:
