@@ -1984,8 +1984,25 @@ def _parse_phrase(text):
         rest = rest[1:]
     clock = _parse_clock(rest) if rest else None
     if clock is None:
+        _check_clock(text, "".join(rest))
         return None
     return f"{clock[1]} {clock[0]} * * {dow}"
+
+
+def _check_clock(text, clock):
+    """Name the field of a phrase's time of day that is out of range (``25:00``, ``9:75``,
+    ``13pm``) rather than listing every schedule form; other words pass."""
+    body = clock[:-2] if clock[-2:] in ("am", "pm") else clock
+    hours, colon, minutes = body.partition(":")
+    if not (hours.isdigit() and hours.isascii() and len(hours) <= 2) or colon and not (
+            minutes.isdigit() and minutes.isascii() and len(minutes) == 2):
+        return
+    if colon and int(minutes) > 59:
+        raise CronSyntaxError(f"minute {minutes} is out of range in {text!r}", clock,
+                              "use minutes 00-59, e.g. 'every monday at 9:30'")
+    top = "1-12 with am/pm" if body != clock else "0-23"
+    raise CronSyntaxError(f"hour {hours} is out of range in {text!r}", clock,
+                          f"use an hour {top}, e.g. 'every monday at 9:30' or '9am'")
 
 
 def _looks_like_cron(text):
@@ -2384,11 +2401,13 @@ def _next_run(schedule, zone, now, completed=False):
 
 
 def _normalize_repeat(value):
-    """Map a repeat value to a count or None (forever), as upstream does."""
+    """Map a repeat value to a count or None (forever), as upstream does, except that
+    a count of 0 or below is refused (upstream stores it as forever)."""
     if value is None:
         return None
+    count = None
     if isinstance(value, int) and not isinstance(value, bool):
-        return value if value > 0 else None
+        count = value
     elif isinstance(value, str):
         text = value.strip().lower()
         if text in ("", "forever", "infinite", "inf", "none"):
@@ -2396,7 +2415,12 @@ def _normalize_repeat(value):
         if text in ("once", "one", "1x"):
             return 1
         if text.lstrip("-").isdigit() and text.isascii():
-            return int(text) if int(text) > 0 else None
+            count = int(text)
+    if count is not None and count > 0:
+        return count
+    if count is not None:  # upstream reads 0 and below as forever: too easy a slip
+        raise InvalidInputError("repeat must be at least 1", value,
+                                "use a count like 3, 'once', or 'forever' to run forever")
     raise InvalidInputError("repeat must be a count", value,
                             "use a whole number like 3, 'once' or 'forever'")
 
@@ -12804,7 +12828,12 @@ def _add_job(home, schedule, prompt="", *, name=None, tz=None, deliver=None, rep
         jobs.append(_ordered(job))
         return jobs[-1]
 
-    return home.store.mutate(change, now)
+    added = home.store.mutate(change, now)
+    if not home.ledger.exists():
+        # The home's first job brings its ledger, schema and all: `sqlite3
+        # executions.db` answers before the first run instead of "no such table".
+        home.ledger.connect()
+    return added
 
 
 # --- 23.1 Declarative jobs: apply and export jobs ----------------------------
@@ -13912,6 +13941,22 @@ class _Unbuilt:
         return self
 
 
+def _jobs_before_options(argv):
+    """``export``'s words moved before its options: argparse takes the list
+    of JOBs only before them, and ``export kubernetes --image X digest`` is
+    as natural as the other order."""
+    at = next(i for i, arg in enumerate(argv) if arg == "export")
+    words, options, values = [], [], iter(argv[at + 1:])
+    for arg in values:
+        if arg in ("--image", "--home"):
+            options += [arg, next(values, "")]
+        elif arg.startswith("-"):
+            options.append(arg)
+        else:
+            words.append(arg)
+    return argv[:at + 1] + words + options
+
+
 def _parse_args(argv):
     """Parse *argv* with the parser of its command alone (building all 24 costs
     every command several milliseconds); help asked before the command, and
@@ -13925,6 +13970,8 @@ def _parse_args(argv):
         elif not arg.startswith("-"):
             wanted = arg
             break
+    if wanted == "export" and "--" not in argv:
+        argv = _jobs_before_options(argv)
     if wanted is not None:
         try:
             return _parser(wanted).parse_args(argv)
@@ -14149,8 +14196,9 @@ def _parser(wanted=None):
     p.add_argument("--prune", action="store_true", help="delete the jobs the file does not name")
     p.add_argument("--dry-run", action="store_true", help="print the plan; change nothing")
     p = command("incidents", "list open failure incidents, ack or reopen one")
-    p.add_argument("action", nargs="?", default="list", choices=("list", "ack", "reopen"),
-                   help="default: list")
+    p.add_argument("action", nargs="?", default="list",
+                   choices=("list", "ack", "close", "reopen"),
+                   help="default: list; close is ack (upstream's word)")
     p.add_argument("id", nargs="?", metavar="ID", help="the incident to ack or reopen")
     p.add_argument("--all", action="store_true", help="list resolved and closed ones too")
     p.add_argument("--state", metavar="S", help="only incidents in this state")
@@ -14875,13 +14923,23 @@ def _cmd_status(home, args):
     return EXIT_FAILURE if info["stalled"] else EXIT_OK
 
 
+def _not_sqlite(path):
+    """What a file without an SQLite header is, for doctor's files line."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return "unreadable"
+    return "empty (0 bytes)" if size == 0 else "not an SQLite file"
+
+
 def _cmd_doctor(home, args):
     report = home.doctor()
     if args.json:
         _print_json(report)
         return EXIT_OK if report["ok"] else EXIT_FAILURE
     storage = report["storage"]
-    modes = ", ".join(f"{name} {mode}" for name, mode in storage["journal_modes"].items())
+    modes = ", ".join(f"{name} {mode or _not_sqlite(os.path.join(home.path, name))}"
+                      for name, mode in storage["journal_modes"].items())
     print(f"SQLite {storage['sqlite_version']}: "
           + ("WAL" if storage["wal"] else "rollback journal (DELETE; this SQLite has the "
              "WAL-reset bug fixed in 3.51.3; HERMES_CRON_SQLITE_WAL=1 opts in to WAL)")
@@ -14930,6 +14988,8 @@ def _cmd_output(home, args):
 
 
 def _cmd_incidents(home, args):
+    if args.action == "close":
+        args.action = "ack"  # upstream's verb for the same thing
     if args.action in ("ack", "reopen"):
         if not args.id:
             raise InvalidInputError(f"incidents {args.action} needs an incident ID", None,

@@ -2326,7 +2326,7 @@ def test_parse_schedule_in_duration_counts_real_time_across_dst():
     ("every fortnight", "unrecognised schedule: 'every fortnight': use a cron expression"),
     ("0m", "schedule interval must be at least 1 minute: '0m': use a duration like 'every 5m'"),
     ("in 0m", "one-shot delay must be at least 1 minute: 'in 0m': use a duration like 'in 5m'"),
-    ("every monday 25:00", "unrecognised schedule: 'every monday 25:00'"),
+    ("every monday 25:00", "hour 25 is out of range in 'every monday 25:00': '25:00'"),
     ("61 * * * *", "minute field value 61 is out of range 0-59"),
     ("* * * * * *", "cron expression needs 5 fields (minute hour day-of-month month "
                     "day-of-week), got 6"),
@@ -2567,11 +2567,19 @@ def test_deliver_targets_split_only_before_known_prefixes(home):
 
 
 @pytest.mark.parametrize("value,expected", [
-    (None, None), ("forever", None), ("", None), (0, None), (-1, None), ("once", 1),
-    ("1x", 1), (3, 3), ("7", 7),
+    (None, None), ("forever", None), ("", None), ("once", 1), ("1x", 1), (3, 3), ("7", 7),
 ])
 def test_repeat_values(value, expected):
     assert hc._normalize_repeat(value) == expected
+
+
+@pytest.mark.parametrize("value", [0, -1, "0", "-3"])
+def test_repeat_of_zero_or_less_is_refused_not_forever(value):
+    # Upstream reads these as forever; an operator who types 0 rarely means that.
+    with pytest.raises(hc.InvalidInputError) as caught:
+        hc._normalize_repeat(value)
+    assert str(caught.value) == (f"repeat must be at least 1: {value!r}: use a count like 3, "
+                                 f"'once', or 'forever' to run forever")
 
 
 # ---- 8.1 job policies: timeout, retries, jitter, concurrency, env, labels, grace (issue 26) ----
@@ -14531,9 +14539,10 @@ def test_ping_option_adds_replaces_and_removes_the_target(cli, home):
 def test_doctor_clean_and_with_findings(home, clock, tmp_path, ok_script):
     job = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True, name="ok")
     home.tick()
+    wal = sqlite3.sqlite_version_info >= (3, 51, 3)
     assert home.doctor() == {"ok": True, "findings": [], "notes": [], "storage": {
-        "sqlite_version": sqlite3.sqlite_version, "journal_modes": {},
-        "wal": sqlite3.sqlite_version_info >= (3, 51, 3)}}
+        "sqlite_version": sqlite3.sqlite_version,  # the ledger came with the first job
+        "journal_modes": {"executions.db": "wal" if wal else "delete"}, "wal": wal}}
     both = home.add_job("0 9 1,15 * 1", "p", name="both")
     gone = home.add_job("@hourly", "", script=ok_script, no_agent=True, name="gone")
     set_job(home, gone["id"], workdir="/no/such/dir", skills=["ghost"],
@@ -15839,6 +15848,91 @@ def test_homes_with_checked_and_gated_jobs_stay_readable_by_upstream(tmp_path, v
 # ---- 26-28. command line -------------------------------------------------------------
 
 
+# Issue 27, item 5: errors that say what is wrong.
+@pytest.mark.parametrize("argv,message", [
+    (("add", "every monday at 25:00", "p"),
+     "hour 25 is out of range in 'every monday at 25:00': '25:00': use an hour 0-23, e.g. "
+     "'every monday at 9:30' or '9am'"),
+    (("add", "every monday at 9:75", "p"),
+     "minute 75 is out of range in 'every monday at 9:75': '9:75': use minutes 00-59, e.g. "
+     "'every monday at 9:30'"),
+    (("add", "weekdays at 13pm", "p"),
+     "hour 13 is out of range in 'weekdays at 13pm': '13pm': use an hour 1-12 with am/pm, "
+     "e.g. 'every monday at 9:30' or '9am'"),
+    (("add", "every 1h", "p", "--repeat", "0"),
+     "repeat must be at least 1: '0': use a count like 3, 'once', or 'forever' to run forever"),
+    (("add", "every 1h", "p", "--repeat", "-3"),
+     "repeat must be at least 1: '-3': use a count like 3, 'once', or 'forever' to run "
+     "forever"),
+    (("edit", "keep", "--repeat", "0"),
+     "repeat must be at least 1: '0': use a count like 3, 'once', or 'forever' to run forever"),
+])
+def test_cli_errors_name_the_bad_part_and_write_nothing(cli, home, argv, message):
+    assert cli("add", "every 1h", "p", "--name", "keep")[0] == 0
+    store = os.path.join(home.path, "jobs.json")
+    with open(store, "rb") as f:
+        before = f.read()
+    assert cli(*argv) == (2, "", f"hermes_cron: error: {message}\n")
+    with open(store, "rb") as f:
+        assert f.read() == before
+
+
+def test_cli_an_unknown_phrase_still_lists_the_schedule_forms(cli):
+    rc, _, err = cli("add", "every monday at banana", "p")
+    assert rc == 2 and err.startswith(
+        "hermes_cron: error: unrecognised schedule: 'every monday at banana': use a cron "
+        "expression")
+
+
+def test_api_refuses_a_repeat_of_zero_or_less(home):
+    for value in (0, -3, "0"):
+        with pytest.raises(hc.InvalidInputError) as caught:
+            home.add_job("every 1h", "p", repeat=value)
+        assert (caught.value.what, caught.value.value) == ("repeat must be at least 1", value)
+    assert home.jobs() == []
+    assert home.add_job("every 1h", "p", repeat="forever")["repeat"] == {
+        "times": None, "completed": 0}
+
+
+def test_cli_incidents_close_is_ack(cli, home, clock, flaky):
+    """Upstream's verb: ``incidents close ID`` closes as ``ack`` does."""
+    clock.advance(minutes=5)
+    home.tick()
+    iid = home.incidents()[0]["id"]
+    assert cli("incidents", "close", iid) == (
+        0, f"Incident {iid} closed: future failures with this exact error will not alert; "
+           f"undo: python -m hermes_cron incidents reopen {iid}\n", "")
+    assert home.incidents(state="closed")[0]["id"] == iid
+    assert cli("incidents", "close") == (
+        2, "", "hermes_cron: error: incidents ack needs an incident ID: use 'incidents ack ID' "
+               "(ids are in 'incidents --all')\n")
+
+
+def test_the_first_job_brings_the_ledger_and_doctor_names_an_empty_file(cli, home):
+    """The Quick start's ``sqlite3 executions.db`` answers before the first run."""
+    path = os.path.join(home.path, "executions.db")
+    assert not os.path.exists(path)
+    assert cli("add", "every 1h", "p", "--name", "a")[0] == 0
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM executions").fetchone() == (0,)
+    db.close()
+    home.close()
+    with open(path, "wb"):
+        pass  # truncated, as a bad restore or a stray `sqlite3` on a missing file leaves it
+    rc, out, _ = cli("doctor")
+    assert rc == 1 and out.splitlines()[0].endswith("; files: executions.db empty (0 bytes)")
+    assert "database_empty: executions.db is empty (0 bytes)" in out
+
+
+def test_cli_export_takes_its_options_before_or_after_the_jobs(cli, home):
+    assert cli("add", "0 9 * * *", "p", "--name", "digest")[0] == 0
+    after = cli("export", "kubernetes", "digest", "--image", "example/hc:1")
+    before = cli("export", "kubernetes", "--image", "example/hc:1", "digest")
+    assert after[0] == 0 and before == after
+    assert '"image": "example/hc:1"' in after[1]
+    assert cli("export", "systemd", "--tick") == cli("export", "--tick", "systemd")
+
+
 def test_cli_parents_it_makes_for_the_home_are_0700_under_umask_000(tmp_path, env):
     """Issue 22.6: ``--home a/b/cron`` under umask 000 left a and b world-writable."""
     home = tmp_path / "a" / "b" / "cron"
@@ -16661,7 +16755,7 @@ def test_cli_add_and_edit_take_every_upstream_0_22_flag(cli, home, tmp_path, ok_
         ["every 1h", "hi", "--name", "c", "--monitor-url", "https://example.com/s"]]
     edits = [
         ["a", "--schedule", "every 2h", "--prompt", "new", "--name", "a2", "--deliver", "local",
-         "--failure-deliver", "", "--repeat", "0", "--add-skill", "s3", "--remove-skill", "s1",
+         "--failure-deliver", "", "--repeat", "forever", "--add-skill", "s3", "--remove-skill", "s1",
          "--script", "", "--agent", "--no-continuity", "--monitor-script", "",
          "--monitor-url", "https://example.com/x", "--workdir", "", "--unpin", "--provider", "",
          "--reasoning-effort", "", "--interpreter", ""],
@@ -16764,7 +16858,7 @@ def test_upstream_0_22_and_hermes_cron_store_the_same_fields_for_the_same_flags(
               "--provider", "openai", "--reasoning-effort", "XHIGH", "--interpreter", "~/py",
               "--continuity", "--paused", "--paused-reason", "review first"]
     edit = ["a", "--schedule", "every 2h", "--prompt", "new", "--name", "a2",
-            "--failure-deliver", "", "--repeat", "0", "--add-skill", "s3", "--remove-skill", "s1",
+            "--failure-deliver", "", "--repeat", "forever", "--add-skill", "s3", "--remove-skill", "s1",
             "--script", "", "--no-continuity", "--monitor-script", "", "--monitor-url",
             "https://example.com/x", "--workdir", "", "--unpin", "--reasoning-effort", "",
             "--interpreter", ""]
