@@ -11713,8 +11713,29 @@ def _agent_words(job):
 
 def _repeat_words(job, unknown=0):
     repeat = job.get("repeat") if isinstance(job.get("repeat"), dict) else {}
-    return f"{repeat.get('completed') or 0} of {repeat.get('times') or 'forever'}" + (
-        f" ({unknown} ended unknown: counted, as they may have run)" if unknown else "")
+    done, times = repeat.get("completed") or 0, repeat.get("times")
+    words = f"ran {done} of {times} times" if times else \
+        f"ran {done} time{'' if done == 1 else 's'}, repeats forever"
+    return words + (f" ({unknown} ended unknown: counted, as they may have run)"
+                    if unknown else "")
+
+
+def _span(seconds):
+    """A lateness or an age in words an operator reads at a glance: ``45 s``,
+    ``10m``, ``13h 51m``, ``2d 3h``."""
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+        return f"{seconds} s"
+    whole = int(seconds)
+    if whole < 120:
+        return f"{whole} s"
+    days, rest = divmod(whole, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    if hours:
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    return f"{minutes}m {secs}s" if secs else f"{minutes}m"
 
 
 def _metric_number(value):
@@ -12164,7 +12185,7 @@ def _doctor_job(home, job, now, settings, find):
     if dispatch.get("kind") in ("late", "catch_up"):
         find(job_id, f"fire_{dispatch['kind']}",
              f"last fire was {dispatch['kind'].replace('_', '-')}: scheduled "
-             f"{dispatch.get('scheduled_at')}, {dispatch.get('lateness_seconds')} s late")
+             f"{dispatch.get('scheduled_at')}, {_span(dispatch.get('lateness_seconds'))} late")
     for target in _split_targets(job.get("deliver") or "local"):
         if target.lower() != "local" and not _real_target(target):
             find(job_id, "target_not_configured", f"delivery target {target!r} is not "
@@ -14970,7 +14991,7 @@ def _cmd_why(home, args):
 def _cmd_output(home, args):
     as_json = args.json
     if args.list:
-        docs = home.outputs(args.job)
+        docs = home.outputs(args.job)[::-1]  # newest first, as 'runs' lists them
         if as_json:
             _print_json(docs)
         elif not docs:
@@ -15033,8 +15054,10 @@ def _cmd_incidents(home, args):
         print(f"    error  {_printable(_error_summary(row['error'], 160))}")
         if row["output_file"]:
             print(f"    output {_printable(row['output_file'])}")
-    if rows:
+    if any(row["state"] in ("detected", "alerted") for row in rows):
         print(f"{len(rows)} incident(s); ack one with: python -m hermes_cron incidents ack ID")
+    elif rows:
+        print(f"{len(rows)} incident(s), none open")
 
 
 def _cmd_deliveries(home, args):

@@ -14576,7 +14576,7 @@ def test_doctor_reports_failures_late_fires_incidents_and_pending_deliveries(hom
     assert codes["last_run_failed"]["message"] == ("last run failed: Script exited with code 1"
                                                    ": nope")
     assert codes["fire_late"]["message"] == ("last fire was late: scheduled "
-                                             "2026-03-06T13:00:00+00:00, 600.0 s late")
+                                             "2026-03-06T13:00:00+00:00, 10m late")
 
 
 def test_doctor_never_writes(home, clock, ok_script):
@@ -14621,7 +14621,10 @@ def test_output_latest_list_and_by_execution(home, cli, ok_script, clock):
     assert f"**Execution:** {second}" in home.output("j")
     assert f"**Execution:** {first}" in home.output("j", first)
     docs = json.loads(cli("output", "j", "--list", "--json")[1])
-    assert [(d["execution_id"], d["status"]) for d in docs] == [(first, "ok"), (second, "ok")]
+    assert [(d["execution_id"], d["status"]) for d in docs] == [(second, "ok"), (first, "ok")]
+    listed = cli("output", "j", "--list")[1].splitlines()  # newest first, as runs lists them
+    assert [line.split()[1] for line in listed] == [second, first]
+    assert [d["execution_id"] for d in home.outputs("j")] == [first, second]  # the API's order
     assert cli("output", "j")[1] == home.output("j")
     rc, out, err = cli("output", "j", "--run", "f" * 32)
     assert rc == 3 and err.startswith("hermes_cron: error: no run document for that execution")
@@ -15922,6 +15925,37 @@ def test_the_first_job_brings_the_ledger_and_doctor_names_an_empty_file(cli, hom
     rc, out, _ = cli("doctor")
     assert rc == 1 and out.splitlines()[0].endswith("; files: executions.db empty (0 bytes)")
     assert "database_empty: executions.db is empty (0 bytes)" in out
+
+
+# Issue 27, item 6: words.
+@pytest.mark.parametrize("seconds,words", [
+    (0, "0 s"), (45.3, "45 s"), (119, "119 s"), (120, "2m"), (600.0, "10m"), (605, "10m 5s"),
+    (3600, "1h"), (49860.0, "13h 51m"), (86400, "1d"), (2 * 86400 + 3 * 3600 + 59, "2d 3h"),
+    (None, "None s"),
+])
+def test_spans_read_at_a_glance(seconds, words):
+    assert hc._span(seconds) == words
+
+
+@pytest.mark.parametrize("repeat,unknown,words", [
+    ({"times": None, "completed": 31}, 0, "ran 31 times, repeats forever"),
+    ({"times": None, "completed": 1}, 0, "ran 1 time, repeats forever"),
+    ({"times": 3, "completed": 2}, 0, "ran 2 of 3 times"),
+    ({"times": 3, "completed": 2}, 1, "ran 2 of 3 times (1 ended unknown: counted, as they may "
+                                      "have run)"),
+    (None, 0, "ran 0 times, repeats forever"),
+])
+def test_repeat_words_say_runs_not_a_fraction_of_forever(repeat, unknown, words):
+    assert hc._repeat_words({"repeat": repeat}, unknown) == words
+
+
+def test_closed_incidents_are_listed_without_the_ack_hint(cli, home, clock, flaky):
+    clock.advance(minutes=5)
+    home.tick()
+    iid = home.incidents()[0]["id"]
+    assert cli("incidents", "ack", iid)[0] == 0
+    out = cli("incidents", "--all")[1].splitlines()
+    assert out[0].startswith(f"{iid}  closed  ") and out[-1] == "1 incident(s), none open"
 
 
 def test_cli_export_takes_its_options_before_or_after_the_jobs(cli, home):
