@@ -11612,6 +11612,10 @@ _RECENT = timedelta(hours=24)  # the window of the 'status' counts of failures a
 _METRIC_PREFIX = "hermes_cron_"
 
 
+# Held-back slots in 24 h from which doctor calls them routine (capacity too low).
+_ROUTINE_HOLD_BACKS = 12
+
+
 def _status_counts(home, info):
     """Add to a ``status`` dict what needs an operator: failing jobs, open incidents,
     pending, retrying and failed deliveries, held-back and missed slots (reads only)."""
@@ -12084,6 +12088,13 @@ def _doctor(home):
             find(row["job_id"], "incident_open", f"open incident {row['id']} "
                                                  f"({row['failure_type']}): "
                                                  f"{_error_summary(row['error'], 240)}")
+    held = _recent_skips(home.ledger, now - _RECENT).get("max_parallel", 0)
+    if settings and held >= _ROUTINE_HOLD_BACKS:
+        limit = settings["max_parallel"]
+        find(None, "hold_back_routine",
+             f"{held} due slots waited for capacity (max_parallel {limit}) in the last 24 h: "
+             f"routine, not a burst; raise max_parallel in config.json (e.g. to {limit * 2}) "
+             f"if this machine has room for more runs at once")
     storage = _storage(home)
     for name, mode in storage["journal_modes"].items():
         if mode == "wal" and not storage["wal"]:
@@ -14683,16 +14694,30 @@ class _TickLog:
                                  f"({last or 'its claim'}): the ledger lost its history; slots "
                                  f"at or before it are not fired again (see 'doctor')",
                          job_id=job_id, last_run_at=last)
+            held = [s for s in report["skipped"] if s["reason"] == "max_parallel"]
             for skip in report["skipped"]:
-                self.say("skipped", f"{skip['job_id']} skipped {skip['reason']} "
-                                    f"{skip['scheduled_instant'] or '-'}: {skip['detail']}",
-                         **skip)
+                if skip["reason"] != "max_parallel":
+                    self.say("skipped", f"{skip['job_id']} skipped {skip['reason']} "
+                                        f"{skip['scheduled_instant'] or '-'}: {skip['detail']}",
+                             **skip)
             for claim in claims:
                 self.say("dispatched", f"{claim.job['id']} {claim.eid} running {claim.kind}",
                          job_id=claim.job["id"], execution_id=claim.eid, status="running",
                          kind=claim.kind)
+            if held:
+                self._held_back(held)
         else:
             self._finished(value)
+
+    def _held_back(self, held):
+        """One line for the slots capacity held back, after the tick's dispatch lines."""
+        jobs = sorted({s["job_id"] for s in held if s.get("job_id")})
+        shown = ", ".join(jobs[:5]) + (f" and {len(jobs) - 5} more" if len(jobs) > 5 else "")
+        limit = self.home.scheduler.settings["max_parallel"]
+        self.say("held_back", f"held back {len(jobs)} due job(s) at max_parallel {limit}: "
+                              f"{shown}; they go first at the next tick with room (see "
+                              f"'doctor' if this is routine)",
+                 reason="max_parallel", job_ids=jobs, slots=held)
 
     def _finished(self, claim):
         home, eid = self.home, claim.eid

@@ -15958,6 +15958,49 @@ def test_closed_incidents_are_listed_without_the_ack_hint(cli, home, clock, flak
     assert out[0].startswith(f"{iid}  closed  ") and out[-1] == "1 incident(s), none open"
 
 
+# Issue 27, item 2: hold-backs in one line per tick, and doctor says when they are routine.
+def test_tick_says_its_hold_backs_in_one_line_after_its_dispatch_lines(cli, home, clock,
+                                                                       ok_script):
+    write_config(home, {"max_parallel": 2})
+    ids = [home.add_job("every 1h", "", script=ok_script, no_agent=True, name=f"j{i}")["id"]
+           for i in range(5)]
+    clock.advance(hours=1, seconds=1)
+    rc, out, _ = cli("tick")
+    lines = out.splitlines()
+    running = [n for n, line in enumerate(lines) if " running " in line]
+    held = [n for n, line in enumerate(lines) if " held back " in line]
+    assert rc == 0 and len(running) == 2 and len(held) == 1 and held[0] > max(running)
+    waiting = sorted(set(ids) - {lines[n].split()[1] for n in running})
+    assert lines[held[0]] == (
+        f"2026-03-06T13:00:01Z held back 3 due job(s) at max_parallel 2: {', '.join(waiting)}; "
+        f"they go first at the next tick with room (see 'doctor' if this is routine)")
+    assert not any("skipped max_parallel" in line for line in lines)
+    clock.advance(minutes=1)
+    events = [json.loads(line) for line in cli("--json", "tick")[1].splitlines()]
+    assert [e["event"] for e in events if e["event"] != "finished"] == [
+        "dispatched", "dispatched", "held_back"]
+    assert len(events[2]["job_ids"]) == 1 and set(events[2]["job_ids"]) < set(waiting)
+    assert events[2]["reason"] == "max_parallel"
+
+
+def test_doctor_calls_routine_hold_backs_a_finding_with_the_setting(home, clock, ok_script):
+    write_config(home, {"max_parallel": 1})
+    for i in range(3):
+        home.add_job("every 1h", "", script=ok_script, no_agent=True, name=f"j{i}")
+    for hour in range(6):  # each hour two of three wait: 12 held-back slots
+        clock.advance(hours=1)
+        home.tick()
+        for _ in range(2):
+            clock.advance(seconds=1)
+            home.tick()
+        clock.now = clock.now.replace(second=0)
+    codes = {f["code"]: f for f in home.doctor()["findings"]}
+    assert codes["hold_back_routine"]["message"] == (
+        "12 due slots waited for capacity (max_parallel 1) in the last 24 h: routine, not a "
+        "burst; raise max_parallel in config.json (e.g. to 2) if this machine has room for "
+        "more runs at once")
+
+
 def test_cli_export_takes_its_options_before_or_after_the_jobs(cli, home):
     assert cli("add", "0 9 * * *", "p", "--name", "digest")[0] == 0
     after = cli("export", "kubernetes", "digest", "--image", "example/hc:1")
