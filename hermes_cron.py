@@ -6246,6 +6246,13 @@ class _Ledger:
                 deleted = 0 if cutoff is None else conn.execute(
                     "DELETE FROM executions WHERE job_id=? AND julianday(claimed_at) < ? AND "
                     "status IN ('completed','failed','unknown')", (job_id, cutoff)).rowcount
+                # Its per-job totals go with it: a removed job has no series.
+                counts, verdicts = f"job_executions_total:{job_id}:", f"verdicts_total:{job_id}:"
+                conn.execute("DELETE FROM cron_meta WHERE key IN (?, ?, ?) OR substr(key, 1, ?)"
+                             " = ? OR substr(key, 1, ?) = ?", (
+                                 f"job_duration_sum:{job_id}", f"job_duration_count:{job_id}",
+                                 f"last_success:{job_id}", len(counts), counts, len(verdicts),
+                                 verdicts))
             if deleted:
                 self._reclaim(conn)
             return deleted
@@ -6541,6 +6548,29 @@ _LEDGER_COUNTERS = (
         INSERT OR REPLACE INTO cron_meta SELECT 'last_success:' || NEW.job_id, NEW.finished_at
             WHERE NEW.status = 'completed';
     END""",
+    # Per job (issue 27): runs by outcome, and the summary of run durations.
+    """CREATE TRIGGER IF NOT EXISTS cron_count_job_executions AFTER UPDATE OF status
+    ON executions
+    WHEN OLD.status IN ('claimed','running') AND NEW.status IN ('completed','failed','unknown')
+    BEGIN
+        INSERT OR IGNORE INTO cron_meta VALUES
+            ('job_executions_total:' || NEW.job_id || ':' || NEW.status, '0');
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'job_executions_total:' || NEW.job_id || ':' || NEW.status;
+        INSERT OR IGNORE INTO cron_meta SELECT 'job_duration_count:' || NEW.job_id, '0'
+            WHERE NEW.status != 'unknown' AND julianday(NEW.started_at) IS NOT NULL
+            AND julianday(NEW.finished_at) IS NOT NULL;
+        INSERT OR IGNORE INTO cron_meta SELECT 'job_duration_sum:' || NEW.job_id, '0'
+            WHERE NEW.status != 'unknown' AND julianday(NEW.started_at) IS NOT NULL
+            AND julianday(NEW.finished_at) IS NOT NULL;
+        UPDATE cron_meta SET value = CAST(value AS INTEGER) + 1
+            WHERE key = 'job_duration_count:' || NEW.job_id AND NEW.status != 'unknown'
+            AND julianday(NEW.started_at) IS NOT NULL AND julianday(NEW.finished_at) IS NOT NULL;
+        UPDATE cron_meta SET value = CAST(value AS REAL) + max(0.0,
+                (julianday(NEW.finished_at) - julianday(NEW.started_at)) * 86400.0)
+            WHERE key = 'job_duration_sum:' || NEW.job_id AND NEW.status != 'unknown'
+            AND julianday(NEW.started_at) IS NOT NULL AND julianday(NEW.finished_at) IS NOT NULL;
+    END""",
     """CREATE TRIGGER IF NOT EXISTS cron_count_skips AFTER INSERT ON cron_skips
     BEGIN
         INSERT OR IGNORE INTO cron_meta VALUES ('skips_total:' || NEW.reason, '0');
@@ -6559,15 +6589,25 @@ _LEDGER_COUNTERS = (
 
 def _ledger_totals(ledger):
     """The running totals: ``{"executions": {status: n}, "skips": {reason: n},
-    "verdicts": {"job_id:verdict": n}, "last_success": {job_id: finished_at}}``
+    "verdicts": {"job_id:verdict": n}, "last_success": {job_id: finished_at},
+    "job_executions": {(job_id, status): n}, "job_duration": {job_id: [sum, count]}}``
     (reads only)."""
-    totals = {"executions": {}, "skips": {}, "verdicts": {}, "last_success": {}}
+    totals = {"executions": {}, "skips": {}, "verdicts": {}, "last_success": {},
+              "job_executions": {}, "job_duration": {}}
     for row in ledger.select("SELECT key, value FROM cron_meta WHERE key LIKE "
                             "'executions_total:%' OR key LIKE 'skips_total:%' OR key LIKE "
-                            "'last_success:%' OR key LIKE 'verdicts_total:%'"):
+                            "'last_success:%' OR key LIKE 'verdicts_total:%' OR key LIKE "
+                            "'job_executions_total:%' OR key LIKE 'job_duration_%'"):
         kind, _, label = row["key"].partition(":")
         if kind == "last_success":
             totals["last_success"][label] = row["value"]
+        elif kind == "job_executions_total":
+            job_id, _, status = label.rpartition(":")
+            totals["job_executions"][(job_id, status)] = int(row["value"])
+        elif kind in ("job_duration_sum", "job_duration_count"):
+            pair = totals["job_duration"].setdefault(label, [0.0, 0])
+            pair[kind.endswith("count")] = float(row["value"]) if kind.endswith("sum") \
+                else int(row["value"])
         else:
             totals[kind.split("_")[0]][label] = int(row["value"])
     return totals
@@ -11769,6 +11809,18 @@ def _metric_family(lines, name, kind, help_text, samples):
                      f"{name} {_metric_number(value)}")
 
 
+def _metric_summary(lines, name, help_text, samples):
+    """Append a summary family without quantiles: ``_sum`` and ``_count`` per
+    (labels, sum, count)."""
+    name = _METRIC_PREFIX + name
+    lines.append(f"# HELP {name} {help_text}")
+    lines.append(f"# TYPE {name} summary")
+    for labels, total, count in samples:
+        tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
+        lines.append(f"{name}_sum{{{tags}}} {_metric_number(float(total))}")
+        lines.append(f"{name}_count{{{tags}}} {_metric_number(int(count))}")
+
+
 def _epoch_of(value):
     when = _parse_stored(value) if isinstance(value, str) else None
     return when.timestamp() if when is not None else None
@@ -11849,6 +11901,16 @@ def _metrics_text(home):
            "(a watchdog's verdicts count for the job it watches).", checked)
     family("executions_total", "counter", "Runs finished, by outcome (unknown: the process "
            "died).", [({"status": s}, n) for s, n in sorted(executions.items())])
+    by_job, spans = [], []
+    for job in jobs:
+        ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
+        by_job += [(dict(ids, status=status), totals["job_executions"].get(
+            (ids["job_id"], status), 0)) for status in ("completed", "failed", "unknown")]
+        total, count = totals["job_duration"].get(ids["job_id"], (0.0, 0))
+        spans.append((ids, total, count))
+    family("job_executions_total", "counter", "A job's finished runs, by outcome.", by_job)
+    _metric_summary(lines, "job_run_duration_seconds", "How long a job's completed and failed "
+                    "runs took, summed and counted.", spans)
     family("skips_total", "counter", "Slots that did not fire, by reason (see 'why').",
            [({"reason": r}, n) for r, n in sorted(totals["skips"].items())])
     opened = dict.fromkeys([name for name, _ in _FAILURE_TYPES] + ["unknown"], 0)

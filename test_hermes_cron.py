@@ -13721,18 +13721,24 @@ def check_exposition(text):
         elif line.startswith("# TYPE "):
             name, _, kind = line[7:].partition(" ")
             assert name == current and families[name][0] is None and not families[name][1]
-            assert kind in ("counter", "gauge"), line
+            assert kind in ("counter", "gauge", "summary"), line
             assert (kind == "counter") == name.endswith("_total"), line
             families[name][0] = kind
         else:
             match = _METRIC_SAMPLE.match(line)
             assert match, line
             name, labels, value = match.groups()
+            part = {}
+            if current is not None and families[current][0] == "summary":
+                # A summary without quantiles: NAME_sum and NAME_count samples.
+                assert name in (current + "_sum", current + "_count"), line
+                part, name = {"_part": name[len(current) + 1:]}, current
             assert name == current and families[name][0] is not None, line
             pairs = _METRIC_LABEL.findall(labels or "")
             assert len({k for k, _ in pairs}) == len(pairs), line
             float(value)
-            families[name][1].append(({k: _unescape_label(v) for k, v in pairs}, float(value)))
+            families[name][1].append((dict({k: _unescape_label(v) for k, v in pairs}, **part),
+                                      float(value)))
     assert all(name.startswith("hermes_cron_") for name in families)
     return {name: tuple(v) for name, v in families.items()}
 
@@ -13786,6 +13792,57 @@ def test_metrics_exposition_follows_the_text_format(home, clock, ok_script, fail
     assert value("job_next_run_timestamp_seconds", job_id=good["id"]) == [
         (clock.now + timedelta(minutes=5)).timestamp()]
     assert value("build_info")[0] == 1.0
+
+
+def test_metrics_count_each_jobs_runs_by_outcome_and_sum_their_durations(tmp_path, env):
+    """Issue 27, item 3: per-job counters by outcome and a per-job duration summary."""
+    clock = FakeClock(datetime(2026, 3, 6, 12, 31, tzinfo=UTC))
+
+    def runner(prompt, job):
+        clock.advance(seconds=7 if job["name"] == "slow" else 2)
+        if job["name"] == "bad":
+            raise RuntimeError("the provider said no")
+        return "fine"
+
+    (tmp_path / "scripts").mkdir()
+    home = hc.CronHome(tmp_path / "cron", clock=clock, environ=env, runner=runner)
+    slow = home.add_job("0 * * * *", "slow one", name="slow")
+    bad = home.add_job("30 * * * *", "fail please", name="bad")  # apart: one clock
+    for _ in range(3):
+        for minute in (0, 30):
+            clock.now = clock.now.replace(minute=minute, second=1) + timedelta(
+                hours=1 if minute == 0 else 0)
+            home.tick()
+    families = check_exposition(hc._metrics_text(home.scheduler))
+
+    def value(name, **labels):
+        return [v for lab, v in families["hermes_cron_" + name][1]
+                if labels.items() <= lab.items()]
+
+    assert families["hermes_cron_job_executions_total"][0] == "counter"
+    assert value("job_executions_total", job_id=slow["id"], status="completed") == [3.0]
+    assert value("job_executions_total", job_id=slow["id"], status="failed") == [0.0]
+    assert value("job_executions_total", job_id=bad["id"], status="failed") == [3.0]
+    assert value("job_executions_total", job_id=bad["id"], status="unknown") == [0.0]
+    assert families["hermes_cron_job_run_duration_seconds"][0] == "summary"
+    assert value("job_run_duration_seconds", job_id=slow["id"], _part="count") == [3.0]
+    assert value("job_run_duration_seconds", job_id=bad["id"], _part="count") == [3.0]
+    assert value("job_run_duration_seconds", job_id=bad["id"], _part="sum") == [
+        pytest.approx(6.0, abs=0.01)]
+    assert value("job_run_duration_seconds", job_id=slow["id"], _part="sum") == [
+        pytest.approx(21.0, abs=0.01)]
+    home.close()
+    home.scheduler.ledger.prune({slow["id"]: 1}, now=clock.now + timedelta(days=1))
+    again = hc.CronHome(tmp_path / "cron", clock=clock, environ=env)  # pruning lowers nothing
+    families = check_exposition(hc._metrics_text(again.scheduler))
+    assert value("job_executions_total", job_id=slow["id"], status="completed") == [3.0]
+    again.remove_job("bad")  # its totals go with it
+    with sqlite3.connect(os.path.join(again.path, "executions.db")) as db:
+        keys = [k for (k,) in db.execute("SELECT key FROM cron_meta")]
+    db.close()
+    assert not [k for k in keys if bad["id"] in k]
+    assert f"job_executions_total:{slow['id']}:completed" in keys
+    again.close()
 
 
 def test_run_refuses_a_broken_config_instead_of_recording_a_failed_run(cli, home, ok_script):
