@@ -2402,7 +2402,8 @@ def _next_run(schedule, zone, now, completed=False):
 
 def _normalize_repeat(value):
     """Map a repeat value to a count or None (forever), as upstream does, except that
-    a count of 0 or below is refused (upstream stores it as forever)."""
+    a count below 0 is refused (upstream stores it as forever; 0 stays forever, as
+    upstream's clients send it)."""
     if value is None:
         return None
     count = None
@@ -2418,7 +2419,9 @@ def _normalize_repeat(value):
             count = int(text)
     if count is not None and count > 0:
         return count
-    if count is not None:  # upstream reads 0 and below as forever: too easy a slip
+    if count == 0:
+        return None  # upstream's forever, which its clients send (hermes-jobctl's specs)
+    if count is not None:  # upstream reads these as forever too: too easy a slip
         raise InvalidInputError("repeat must be at least 1", value,
                                 "use a count like 3, 'once', or 'forever' to run forever")
     raise InvalidInputError("repeat must be a count", value,
