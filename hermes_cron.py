@@ -191,23 +191,30 @@ _CONFIG_SUBKEYS = {
 #    knows the command-line exit code it maps to.
 # =============================================================================
 
+def _error_text(what, value, fix):
+    """``<what>: <value>: <how to fix>``, the parts that are set."""
+    parts = [what]
+    if value is not None:
+        parts.append(_show(value))
+    if fix:
+        parts.append(fix)
+    return ": ".join(parts)
+
+
 class HermesCronError(Exception):
     """Base class of every error hermes_cron raises on purpose.
 
     The message has the form ``<what>: <value>: <how to fix>``; the parts are
-    kept as the attributes ``what``, ``value`` and ``fix``.
+    kept as the attributes ``what``, ``value`` and ``fix``.  ``fix`` speaks
+    the API's terms; ``cli``, when set, is the same advice as a command, which
+    the command line prints in its place.
     """
 
     exit_code = EXIT_FAILURE
 
-    def __init__(self, what, value=None, fix=None):
-        self.what, self.value, self.fix = what, value, fix
-        parts = [what]
-        if value is not None:
-            parts.append(_show(value))
-        if fix:
-            parts.append(fix)
-        super().__init__(": ".join(parts))
+    def __init__(self, what, value=None, fix=None, *, cli=None):
+        self.what, self.value, self.fix, self.cli = what, value, fix, cli
+        super().__init__(_error_text(what, value, fix))
 
 
 class InvalidInputError(HermesCronError, ValueError):
@@ -3212,7 +3219,8 @@ def _find_job(jobs, ref):
     if job_id is not None:
         return next(j for j in records if j.get("id") == job_id)
     raise JobNotFoundError("no job with that id or name", ref,
-                           "run 'python -m hermes_cron list --all' to see the jobs")
+                           "CronHome.jobs() lists the jobs' ids and names",
+                           cli="run 'python -m hermes_cron list --all' to see the jobs")
 
 
 def _job_is_runnable(job):
@@ -13892,7 +13900,8 @@ class CronHome:
         row = self.scheduler.incidents.ack(self._incident_id(iid), self.now())
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
-                                   "list them with 'python -m hermes_cron incidents'")
+                                   "CronHome.incidents() lists them",
+                                   cli="list them with 'python -m hermes_cron incidents'")
         return row
 
     def reopen_incident(self, iid):
@@ -13904,7 +13913,8 @@ class CronHome:
         row = self.scheduler.incidents.reopen(self._incident_id(iid))
         if row is None:
             raise JobNotFoundError("no incident with that id", iid,
-                                   "list them with 'python -m hermes_cron incidents --all'")
+                                   "CronHome.incidents() lists them",
+                                   cli="list them with 'python -m hermes_cron incidents --all'")
         return row
 
     def _incident_id(self, ref):
@@ -16002,7 +16012,8 @@ def main(argv=None):
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return code
     except HermesCronError as exc:
-        print(f"{_PROG}: error: {_printable(exc)}", file=sys.stderr)
+        text = _error_text(exc.what, exc.value, exc.cli) if exc.cli else str(exc)
+        print(f"{_PROG}: error: {_printable(text)}", file=sys.stderr)
         return exc.exit_code
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK

@@ -15105,8 +15105,14 @@ def test_job_lookup_by_id_and_name(home):
                              f"'Backup': use the job id instead")
     with pytest.raises(hc.JobNotFoundError) as ei:
         home.job("nothing")
-    assert str(ei.value) == ("no job with that id or name: 'nothing': run 'python -m hermes_cron "
-                             "list --all' to see the jobs")
+    # Issue 27, item 7: the API's advice in its own terms; the command line's in ``cli``.
+    assert str(ei.value) == ("no job with that id or name: 'nothing': CronHome.jobs() lists the "
+                             "jobs' ids and names")
+    assert ei.value.cli == "run 'python -m hermes_cron list --all' to see the jobs"
+    with pytest.raises(hc.JobNotFoundError) as ei:
+        home.ack_incident("nope_000000000000")
+    assert (ei.value.fix, ei.value.cli) == (
+        "CronHome.incidents() lists them", "list them with 'python -m hermes_cron incidents'")
 
 
 def test_edit_job_changes_fields_and_recomputes_next_run(home, clock):
@@ -16063,6 +16069,15 @@ def test_doctor_calls_routine_hold_backs_a_finding_with_the_setting(home, clock,
         "12 due slots waited for capacity (max_parallel 1) in the last 24 h: routine, not a "
         "burst; raise max_parallel in config.json (e.g. to 2) if this machine has room for "
         "more runs at once")
+
+
+def test_cli_prints_the_command_lines_advice_where_the_api_gives_its_own(cli, home):
+    assert cli("show", "nothing") == (
+        3, "", "hermes_cron: error: no job with that id or name: 'nothing': run 'python -m "
+               "hermes_cron list --all' to see the jobs\n")
+    assert cli("incidents", "reopen", "nope_000000000000") == (
+        3, "", "hermes_cron: error: no incident with that id: 'nope_000000000000': list them "
+               "with 'python -m hermes_cron incidents --all'\n")
 
 
 def test_cli_export_takes_its_options_before_or_after_the_jobs(cli, home):
