@@ -13580,11 +13580,20 @@ class CronHome:
     def edit_job(self, ref, **changes):
         """Change fields of a job and return the new record.
 
-        Accepts the keyword arguments of ``add_job`` (``schedule`` and
-        ``prompt`` included, not ``paused``/``reason``); ``None`` leaves a
-        field alone and ``""`` clears an optional one (upstream's
-        ``reasoning_effort``, ``monitor_script``, ``monitor_url`` and
-        ``interpreter`` are then left out of the record).
+        Accepts the keyword arguments of ``add_job`` but ``paused`` and
+        ``reason`` (pause_job and resume_job do those): ``schedule``,
+        ``prompt``, ``name``, ``tz``, ``deliver``, ``failure_deliver``,
+        ``repeat``, ``skills``, ``script``, ``no_agent``, ``context_from``,
+        ``model``, ``provider``, ``base_url``, ``api_key_env``, ``workdir``,
+        ``allow_scan``, ``reasoning_effort``, ``monitor_script``,
+        ``monitor_url``, ``interpreter``, ``verify``, ``on_unverified``,
+        ``watch``, and the policies ``timeout_seconds``, ``retries``,
+        ``retry_backoff_seconds``, ``jitter_seconds``, ``concurrency``,
+        ``env``, ``labels``, ``misfire_grace_seconds``, ``catch_up`` and
+        ``history_limit``.  ``None`` leaves a field alone and ``""`` clears
+        an optional one (upstream's ``reasoning_effort``, ``monitor_script``,
+        ``monitor_url`` and ``interpreter`` are then left out of the record).
+        Another key is an ``InvalidInputError`` naming the editable ones.
         """
         _check_not_in_job(self.scheduler, "edit")
         unknown = set(changes) - _EDITABLE

@@ -16080,6 +16080,15 @@ def test_cli_prints_the_command_lines_advice_where_the_api_gives_its_own(cli, ho
                "with 'python -m hermes_cron incidents --all'\n")
 
 
+def test_edit_job_lists_every_key_it_takes():
+    """Issue 27, item 7: the docstring names each editable field, and only those."""
+    import re
+
+    doc = hc.CronHome.edit_job.__doc__
+    listed = set(re.findall(r"``([a-z_]+)``", doc.split("``None`` leaves")[0]))
+    assert listed - {"add_job", "paused", "reason"} == set(hc._EDITABLE)
+
+
 def test_cli_export_takes_its_options_before_or_after_the_jobs(cli, home):
     assert cli("add", "0 9 * * *", "p", "--name", "digest")[0] == 0
     after = cli("export", "kubernetes", "digest", "--image", "example/hc:1")
