@@ -10038,9 +10038,11 @@ def _decide_overlapped(d):
         else:
             d.add("settle", what="overlapped", detail=error, row=row, changes=claim)
     if len(kept) != len(_overlapped(d.job)) or not isinstance(d.job.get("fire_claims"), list):
-        d.own()["fire_claims"] = kept or None
-        if not kept:
-            d.job.pop("fire_claims")
+        job = d.own()
+        if kept:
+            job["fire_claims"] = kept
+        else:
+            job.pop("fire_claims", None)
 
 
 def _overlap(d, claim):
@@ -10515,7 +10517,8 @@ def _stopped(home, claim, outcome):
             home.runs.interrupted.discard(eid)
             outcome.note = "interrupted"
             return outcome
-    by = home.ledger.replaced_by(eid) if "concurrency" in claim.job else None
+    by = home.ledger.replaced_by(eid) if _policy(claim.job, "concurrency") == "replace" \
+        else None
     if by is not None:
         outcome.status, outcome.note = "error", "replaced"
         outcome.error = f"replaced by execution {by} (concurrency: replace)"
@@ -11815,9 +11818,13 @@ def _metric_family(lines, name, kind, help_text, samples):
     lines.append(f"# HELP {name} {help_text}")
     lines.append(f"# TYPE {name} {kind}")
     for labels, value in samples:
-        tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
-        lines.append(f"{name}{{{tags}}} {_metric_number(value)}" if tags else
-                     f"{name} {_metric_number(value)}")
+        lines.append(f"{name}{_metric_tags(labels)} {_metric_number(value)}")
+
+
+def _metric_tags(labels):
+    """``{key="value",...}`` of a sample's labels, or nothing for none."""
+    tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
+    return f"{{{tags}}}" if tags else ""
 
 
 def _metric_summary(lines, name, help_text, samples):
@@ -11827,9 +11834,8 @@ def _metric_summary(lines, name, help_text, samples):
     lines.append(f"# HELP {name} {help_text}")
     lines.append(f"# TYPE {name} summary")
     for labels, total, count in samples:
-        tags = ",".join(f'{key}="{_metric_label(val)}"' for key, val in labels.items())
-        lines.append(f"{name}_sum{{{tags}}} {_metric_number(float(total))}")
-        lines.append(f"{name}_count{{{tags}}} {_metric_number(int(count))}")
+        lines.append(f"{name}_sum{_metric_tags(labels)} {_metric_number(float(total))}")
+        lines.append(f"{name}_count{_metric_tags(labels)} {_metric_number(int(count))}")
 
 
 def _epoch_of(value):
