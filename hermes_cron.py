@@ -10378,6 +10378,7 @@ def _run_claim(home, claim, report=None, counted=False):
     finally:
         with runs.lock:
             runs.inflight -= 1
+            runs.announce.pop(claim.eid, None)  # set by _replace_run, however the run ended
         home.books.poke()
         _notify(home, "finished", claim)
 
@@ -10512,7 +10513,6 @@ def _stopped(home, claim, outcome):
     ``replaced`` (by a newer run of a ``concurrency: replace`` job: the same)."""
     eid = claim.eid
     with home.runs.lock:
-        home.runs.announce.pop(eid, None)
         if eid in home.runs.interrupted:
             home.runs.interrupted.discard(eid)
             outcome.note = "interrupted"
