@@ -9731,9 +9731,11 @@ class _Decision:
     ``skip`` (record *what* as the reason *instant* did not fire), ``hold``
     (capacity held it back: it stays due), ``retire`` (a one-shot that will
     not run; *what* says why, *detail* is the note), ``pause`` (auto-pause;
-    *what* is the skip reason), ``settle`` (drop a claim that no longer
-    stands, after marking its ledger *row* ``unknown`` with *detail* if
-    set) or ``set`` (the job fields in *changes*; None removes a field).
+    *what* is the skip reason), ``fail`` (a skip that also opens the job's
+    incident: a retried slot's failure stands), ``settle`` (drop a claim that
+    no longer stands, after marking its ledger *row* ``unknown`` with
+    *detail* if set) or ``set`` (the job fields in *changes*; None removes a
+    field).
     """
 
     __slots__ = ("action", "index", "job_id", "instant", "what", "detail", "slot",
@@ -9995,9 +9997,27 @@ def _decide_retry(d):
         return False
     if at > d.facts.now or not _runnable(d, slot):
         return at <= d.facts.now  # a slot due before the retry fires as usual
+    now, job = d.facts.now, d.job
+    held = _parse_stored(job.get("capacity_wait_since"))
+    waited = (now - max(at, held) if held is not None else now - at).total_seconds()
+    if waited > _slot_grace(job, job["schedule"], slot, d.facts.zone(job)):
+        _retry_missed(d, slot, attempt, at)
+        return False
     d.add("fire", instant=_instant(slot), what="retry", slot=slot,
-          lateness=(d.facts.now - at).total_seconds(), attempt=attempt)
+          lateness=(now - at).total_seconds(), attempt=attempt)
     return True
+
+
+def _retry_missed(d, slot, attempt, at):
+    """Give up a retry that comes due later than its slot's grace (the machine slept,
+    the clock stepped): the slot's failure stands, so it counts toward the failure
+    streak and opens its incident, and the skip ``retry_missed`` says why."""
+    job = d.job
+    streak = job.get("failure_streak") if isinstance(job.get("failure_streak"), int) else 0
+    d.add("fail", instant=_instant(slot), what="retry_missed",
+          detail=f"attempt {attempt} of this slot was due at {_iso_exact(at)} and its grace "
+                 f"has passed; the slot's failure stands (see 'incidents')")
+    d.set(retry=None, failure_streak=streak + 1)
 
 
 def _decide_claim(d):
@@ -11203,6 +11223,9 @@ def _apply_one(home, job, decision, now, report, holds):
         holds.append((decision.job_id, decision.instant, decision.what, decision.detail))
     elif action == "skip":
         _skip(home, report, job, decision.instant, decision.what, decision.detail, now)
+    elif action == "fail":
+        _skip(home, report, job, decision.instant, decision.what, decision.detail, now)
+        home.incidents.record(job["id"], job.get("last_error") or decision.detail, None, now)
     elif action == "pause":
         _auto_pause(home, job, decision.detail, now)
         _skip(home, report, job, None, decision.what, decision.detail, now)
