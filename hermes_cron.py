@@ -38,7 +38,8 @@ Errors are one line on stderr: ``hermes_cron: error: <what>: <value>: <fix>``.
 
 The home is ``--home DIR``, else ``$HERMES_CRON_HOME``, else
 ``$HERMES_HOME/cron``, else ``~/.hermes/cron``.  It is created with mode 0700
-on the first write, never by a command that only reads.
+on the first write, never by a command that only reads; a ``--home`` that
+does not exist is refused (exit 3) but by ``add`` and ``apply``.
 
 Layout (``grep -n '^# [0-9]*\\. ' hermes_cron.py`` prints this outline).  The
 core comes first (1-19: time, cron, schedules, jobs, stores, running, the
@@ -16045,6 +16046,7 @@ def main(argv=None):
         if getattr(args, "home", None) == "":
             raise InvalidInputError("--home is empty", "", "pass a directory, or leave --home "
                                     "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
+        _check_named_home(args)
         with CronHome(getattr(args, "home", None)) as home:
             code = _COMMANDS[args.command](home, args) or EXIT_OK
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
@@ -16077,6 +16079,28 @@ def main(argv=None):
               f"{_show(getattr(args, 'home', None) or _home_path(os.environ))}: {fix}",
               file=sys.stderr)
         return EXIT_FAILURE
+
+
+# The commands that make a missing home: the first write of a new one.
+_MAKES_HOME = ("add", "apply")
+
+
+def _check_named_home(args):
+    """Refuse a ``--home`` that does not exist, but to ``add`` or ``apply`` there.
+
+    A typo must not read as an empty home ("No jobs.") nor be made one by
+    the next ``tick``; the default home (and ``$HERMES_CRON_HOME``) is made
+    by its first write, as before.
+    """
+    path = getattr(args, "home", None)
+    if path is None or args.command in _MAKES_HOME or os.path.isdir(path):
+        return
+    if os.path.lexists(path):
+        raise InvalidInputError("--home is not a directory", path,
+                                "pass the cron home's directory")
+    raise JobNotFoundError(f"no cron home at {_show(path)}", None,
+                           f"check the path; a home is made by its first job: "
+                           f"'python -m hermes_cron --home {_shell_quote(path)} add ...'")
 
 
 _COMMANDS = {

@@ -11857,7 +11857,8 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     assert cli("runs", "nosuchjob")[1] == "No executions recorded.\n"
 
 
-def test_cli_daemon_refuses_a_pinned_clock(cli):
+def test_cli_daemon_refuses_a_pinned_clock(home, cli):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     rc, out, err = cli("daemon")
     assert rc == 2 and err.startswith("hermes_cron: error: the daemon runs on the real clock; "
                                       "HERMES_CRON_NOW is set")
@@ -13998,8 +13999,11 @@ def test_metrics_latest_durations_read_each_job_through_an_index(home, clock, ok
 
 def test_metrics_is_a_read_command(cli, home, clock, ok_script, tmp_path):
     rc, out, err = cli("metrics")
-    assert (rc, err) == (0, "") and "hermes_cron_build_info{" in out
+    assert (rc, out) == (3, "") and err.startswith("hermes_cron: error: no cron home at ")
     assert not os.path.exists(home.path)  # a missing home stays missing
+    os.makedirs(home.path)
+    rc, out, err = cli("metrics")
+    assert (rc, err) == (0, "") and "hermes_cron_build_info{" in out
     observed = home.add_job("*/5 * * * *", "", script=ok_script, no_agent=True)
     clock.advance(minutes=5)
     home.tick()
@@ -14018,6 +14022,7 @@ def test_metrics_is_a_read_command(cli, home, clock, ok_script, tmp_path):
 
 def test_metrics_textfile_from_the_cli_and_from_every_tick(cli, home, clock, ok_script,
                                                            tmp_path):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     target = tmp_path / "prom" / "hermes.prom"
     target.parent.mkdir()
     rc, out, err = cli("metrics", "--textfile", str(target))
@@ -14049,6 +14054,7 @@ def test_metrics_an_empty_tick_still_reads_no_store(home, clock, ok_script, monk
 
 def test_status_is_a_liveness_probe_and_counts_what_needs_an_operator(
         cli, home, clock, ok_script, fail_script):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     rc, out, err = cli("status")
     assert rc == 1 and out.startswith("ticker     no heartbeat") and err == ""
     assert f"home       {home.path}\n" in out
@@ -14196,7 +14202,8 @@ def test_serve_with_a_token_wants_it_once_then_a_cookie(site, home):
     assert web.get("/", headers={"Cookie": cookie[:-1] + "0"})[0] == 401
 
 
-def test_serve_refuses_other_interfaces_without_a_token(cli):
+def test_serve_refuses_other_interfaces_without_a_token(home, cli):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     rc, out, err = cli("serve", "--bind", "0.0.0.0:0")
     assert rc == 2 and err.startswith("hermes_cron: error: serving beyond loopback needs a "
                                       "token: '0.0.0.0:0'")
@@ -14378,7 +14385,8 @@ def test_serve_on_a_wildcard_address_takes_ip_literals_and_allowed_names(tmp_pat
         _site_stop(proc)
 
 
-def test_serve_allow_host_and_the_timeout_variable_are_validated(cli):
+def test_serve_allow_host_and_the_timeout_variable_are_validated(home, cli):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     for bad in ("http://status.example.com/", "status.example.com:8443", "a b", "",
                 "-x.example", "x" * 64 + ".example"):
         rc, out, err = cli("serve", f"--allow-host={bad}")
@@ -14921,6 +14929,7 @@ def test_export_kubernetes_manifest(home):
 
 def test_export_kubernetes_defaults_to_a_daemon_that_cannot_overlap(home, cli):
     """Item 10: one long run must not hold every other job, and no two daemons share a home."""
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     _, claim, deployment = json.loads(home.export("kubernetes"))["items"]
     assert (claim["apiVersion"], claim["kind"], claim["metadata"]["name"]) == (
         "v1", "PersistentVolumeClaim", "hermes-cron-home")
@@ -14945,6 +14954,7 @@ def test_export_kubernetes_defaults_to_a_daemon_that_cannot_overlap(home, cli):
 
 def test_export_systemd_defaults_to_a_daemon_service(home, cli, tmp_path):
     """Item 10: a long-running service, stopped by SIGTERM to the daemon alone, in time."""
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     text = home.export("systemd")
     assert text.startswith("# hermes-cron.service\n") and text.count("# ") == 1
     unit = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
@@ -15072,6 +15082,7 @@ def test_export_kubernetes_is_one_complete_list(home, cli):
 
 
 def test_export_kubernetes_image_replaces_the_module_configmap(home, cli):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     rc, out, _ = cli("export", "kubernetes", "--image", "registry.example/hermes-cron:1")
     items = json.loads(out)["items"]
     assert rc == 0 and [i["kind"] for i in items] == ["PersistentVolumeClaim", "Deployment"]
@@ -16114,12 +16125,44 @@ def test_doctor_calls_routine_hold_backs_a_finding_with_the_setting(home, clock,
 
 
 def test_cli_prints_the_command_lines_advice_where_the_api_gives_its_own(cli, home):
+    os.makedirs(home.path)  # an empty home (a missing one is refused)
     assert cli("show", "nothing") == (
         3, "", "hermes_cron: error: no job with that id or name: 'nothing': run 'python -m "
                "hermes_cron list --all' to see the jobs\n")
     assert cli("incidents", "reopen", "nope_000000000000") == (
         3, "", "hermes_cron: error: no incident with that id: 'nope_000000000000': list them "
                "with 'python -m hermes_cron incidents --all'\n")
+
+
+def test_cli_a_missing_named_home_is_refused_not_read_as_empty_nor_made(tmp_path, env,
+                                                                         monkeypatch, capsys):
+    """Issue 27, item 5: ``--home /typo list`` is no "No jobs.", ``--home /typo tick``
+    makes no home; the first ``add`` (or ``apply``) makes it, and the home of
+    ``$HERMES_CRON_HOME`` is made by its first write as before."""
+    monkeypatch.setattr(os, "environ", dict(env, HERMES_CRON_NOW="2026-03-06T13:00:00+00:00"))
+    typo = str(tmp_path / "typo")
+
+    def cli(*argv):
+        rc = hc.main(list(argv))
+        out, err = capsys.readouterr()
+        return rc, out, err
+
+    refusal = (f"hermes_cron: error: no cron home at {typo!r}: check the path; a home is made "
+               f"by its first job: 'python -m hermes_cron --home {typo} add ...'\n")
+    for argv in (["list"], ["tick"], ["status"], ["runs"], ["show", "x"], ["doctor"],
+                 ["incidents"], ["metrics"], ["export", "crontab"], ["daemon"]):
+        assert cli("--home", typo, *argv) == (3, "", refusal), argv
+    assert not os.path.exists(typo)
+    (tmp_path / "file").write_text("")
+    assert cli("--home", str(tmp_path / "file"), "list") == (
+        2, "", f"hermes_cron: error: --home is not a directory: {str(tmp_path / 'file')!r}: "
+               f"pass the cron home's directory\n")
+    rc, out, _ = cli("--home", typo, "add", "every 1h", "hello", "--name", "first")
+    assert rc == 0 and os.path.isdir(typo)
+    assert cli("--home", typo, "list")[0] == 0
+    os.environ["HERMES_CRON_HOME"] = str(tmp_path / "fresh")  # not named on the line
+    assert cli("list") == (0, "No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' "
+                              "'Summarise the news'\n", "")
 
 
 def test_edit_job_lists_every_key_it_takes():
