@@ -9682,8 +9682,12 @@ def _apply_result(job, eid, result, now, manual, zone):
         job["last_run_at"] = _iso(now.astimezone(zone))
         _record_outcome(job, result)
         return True
-    for key in ("pending_slot", "manual_run_at"):
-        job.pop(key, None)
+    pending = job.get("pending_slot")
+    if not isinstance(pending, dict) or pending.get("by") == claim.get("by"):
+        # Another tick's (it fired an allow or replace overlap and died before
+        # it saved the claim) stays: the plan settles it against its row.
+        job.pop("pending_slot", None)
+    job.pop("manual_run_at", None)
     job["fire_claim"] = None  # cleared as upstream clears it
     job["last_run_at"] = _iso(now.astimezone(zone))
     _record_outcome(job, result)

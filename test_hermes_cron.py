@@ -3505,6 +3505,28 @@ def test_concurrency_replace_kills_a_run_that_ignores_term_after_the_grace(tmp_p
 
 
 @pytest.mark.slow
+def test_concurrency_a_finished_run_keeps_the_pending_slot_of_a_later_ticks_fire():
+    """CI seed 256468117, trial 914: a tick fired an allow job's next slot over its
+    running one and was killed before it saved its claim; the older run ending must
+    not drop that pending slot, or no tick would settle the dead tick's row."""
+    now = hc.parse_iso("2026-12-01T18:17:00+00:00")
+    job = {"id": "a" * 12, "schedule": {"kind": "interval", "minutes": 1},
+           "concurrency": "allow",
+           "fire_claim": {"at": "2026-12-01T18:15:59+00:00", "by": "vm:1:" + "1" * 32,
+                          "execution_id": "e1"},
+           "pending_slot": {"scheduled_at": "2026-12-01T18:16:00+00:00",
+                            "at": "2026-12-01T18:16:59+00:00", "by": "vm:2:" + "2" * 32,
+                            "counted": True}}
+    result = hc._Result(True, "ok", None, None)
+    assert hc._apply_result(job, "e1", result, now, False, hc._UTC) is True
+    assert job["fire_claim"] is None
+    assert job["pending_slot"]["by"] == "vm:2:" + "2" * 32
+    assert hc._job_due(job, {}) == 0  # the next tick scans in full and settles the row
+    mine = dict(job, fire_claim={"at": "x", "by": "vm:2:" + "2" * 32, "execution_id": "e2"})
+    assert hc._apply_result(mine, "e2", result, now, False, hc._UTC) is True
+    assert "pending_slot" not in mine
+
+
 def test_concurrency_allow_overlaps_and_forbid_still_skips(tmp_path, env):
     home = str(tmp_path / "cron")
     gate = tmp_path / "gate"
