@@ -6386,6 +6386,44 @@ class _Ledger:
             del row["_at"], row["_n"]
         return rows[:limit]
 
+    def page(self, job_id=None, offset=0, limit=50, failed=False):
+        """(rows, total): one page of the rows of *job_id* (every job's with None),
+        newest first, and how many there are; *failed* keeps failed and unknown."""
+        where = ["job_id=?"] if job_id else []
+        if failed:
+            where.append("status IN ('failed','unknown')")
+        clause = " WHERE " + " AND ".join(where) if where else ""
+        params = (job_id,) if job_id else ()
+        counted = self.select(f"SELECT count(*) AS n FROM executions{clause}", params)
+        rows = self.select(f"SELECT * FROM executions{clause} ORDER BY julianday(claimed_at) "
+                           f"DESC, rowid DESC LIMIT ? OFFSET ?", params + (limit, offset))
+        return rows, counted[0]["n"] if counted else 0
+
+    def outcomes(self, job_ids, n):
+        """``{job_id: [status, ...]}``: each job's last *n* statuses, newest first."""
+        out = {}
+        for job_id in job_ids:  # each an index walk of n entries, however long the history
+            out[job_id] = [r["status"] for r in self.select(
+                "SELECT status FROM executions WHERE job_id=? "
+                "ORDER BY julianday(claimed_at) DESC LIMIT ?", (job_id, n))]
+        return out
+
+    def hourly(self, now, hours=24):
+        """``[(runs, failed), ...]`` of each of the last *hours* hours, oldest first
+        (failed counts failed and unknown runs)."""
+        cells = [[0, 0] for _ in range(hours)]
+        for r in self.select(
+                # Whole seconds first: a run an exact hour ago is in that hour's cell.
+                "SELECT CAST(ROUND((julianday(?) - julianday(claimed_at)) * 86400) AS INTEGER) "
+                "/ 3600 AS h, status IN ('failed','unknown') AS bad, count(*) AS n "
+                "FROM executions WHERE julianday(claimed_at) > julianday(?) - (? + 1) / 24.0 "
+                "GROUP BY h, bad", (_iso(now), _iso(now), hours)):
+            if 0 <= r["h"] < hours:
+                cell = cells[hours - 1 - r["h"]]
+                cell[0] += r["n"]
+                cell[1] += r["n"] if r["bad"] else 0
+        return [tuple(c) for c in cells]
+
     def get(self, ids):
         marks = ",".join("?" * len(ids))
         return {r["id"]: r for r in self.select(
@@ -13243,7 +13281,10 @@ th{font-weight:600;background:#f0f0f0}td.n{text-align:right}code{font-size:.9em}
 .banner{padding:.6rem .8rem;border-radius:.4rem;margin:.6rem 0;background:#e4f4e8}
 .banner.bad{background:#fbe3e4}dl{display:grid;grid-template-columns:max-content 1fr;
 gap:.2rem .9rem;margin:0}dt{color:#6b6b6b}dd{margin:0;overflow-wrap:anywhere}
-a{color:#0b57a4}time{white-space:nowrap}
+a{color:#0b57a4}time,.nw{white-space:nowrap}svg{vertical-align:middle}
+svg.wide{display:block;width:100%;max-width:48rem;height:1.6rem}svg.tall{height:5rem}
+.axis{display:flex;justify-content:space-between;max-width:48rem;color:#6b6b6b;
+font-size:.8rem}
 """
 _BAD_STATUSES = ("error", "delivery_failed", "blocked_config", "failed", "unknown")
 
@@ -13309,10 +13350,13 @@ def _ticker_html(info):
             f'ago (pid {_h(info["ticker_pid"])}){last}</div>')
 
 
-def _incidents_html(rows):
+def _incidents_html(rows, names=None):
+    """Open incidents, each naming its job (by name where *names* knows it)."""
+    names = names or {}
     return _html_table(
         ("Incident", "Job", "Type", "Last seen", "Error"),
-        [(_h(r["id"]), f'<a href="{_job_href(r["job_id"])}">{_h(r["job_id"])}</a>',
+        [(_h(r["id"]), f'<a href="{_job_href(r["job_id"])}">'
+                       f'{_h(names.get(r["job_id"]) or r["job_id"])}</a>',
           _h(r["failure_type"]), _when_html(r["last_seen_at"]),
           _h(_error_summary(r["error"], 160)))
          for r in rows], "No open incidents.")
@@ -13344,21 +13388,123 @@ def _labels_html(job):
                     f'</code></a>' for k, v in _policy(job, "labels").items()) or "-"
 
 
-def _status_page(home, selector=None):
-    """The status site's front page: ticker, counts, jobs, recent runs, open incidents.
+# The pictures: inline SVG, colours as attributes (the CSP allows no external
+# asset and no script), each mark with a <title> a pointer or reader can read.
+_SVG_OK, _SVG_BAD, _SVG_OTHER, _SVG_NONE = "#2e7d32", "#c62828", "#9e9e9e", "#e6e6e6"
 
-    With a label *selector* (``?l=team=ops``), the jobs and runs are those it picks.
+
+def _status_fill(status):
+    return _SVG_BAD if status in _BAD_STATUSES else _SVG_OK if status in ("ok", "completed") \
+        else _SVG_OTHER
+
+
+def _strip_svg(statuses):
+    """A job's last outcomes as a strip of squares, oldest left (*statuses* newest first)."""
+    if not statuses:
+        return '<span class="dim">no runs</span>'
+    marks = "".join(f'<rect x="{i * 12}" width="10" height="14" rx="2" fill="{_status_fill(s)}">'
+                    f"<title>{_h(s)}</title></rect>"
+                    for i, s in enumerate(reversed(statuses)))
+    bad = sum(s in _BAD_STATUSES for s in statuses)
+    return (f'<svg class="strip" width="{len(statuses) * 12 - 2}" height="14" role="img" '
+            f'aria-label="last {len(statuses)} outcomes, {bad} failed">{marks}</svg>')
+
+
+def _heatmap_svg(cells):
+    """The fleet's last hours, one cell an hour, oldest left: green by volume, red by
+    the share failed, grey for an hour without runs."""
+    top = max([n for n, _ in cells] or [0]) or 1
+    marks = []
+    for i, (n, bad) in enumerate(cells):
+        ago = len(cells) - i
+        fill, opacity = (_SVG_NONE, 1.0) if not n else (_SVG_OK, 0.3 + 0.7 * n / top) \
+            if not bad else (_SVG_BAD, 0.3 + 0.7 * bad / n)
+        marks.append(f'<rect x="{i * 10}" width="9" height="24" fill="{fill}" '
+                     f'fill-opacity="{opacity:.2f}"><title>{ago}-{ago - 1} h ago: {n} run(s), '
+                     f"{bad} failed</title></rect>")
+    runs, failed = sum(n for n, _ in cells), sum(b for _, b in cells)
+    return (f'<svg class="wide" viewBox="0 0 {len(cells) * 10 - 1} 24" preserveAspectRatio="none"'
+            f' role="img" aria-label="runs by hour, last {len(cells)} hours: {runs} runs, '
+            f'{failed} failed">{"".join(marks)}</svg><div class="axis"><span>'
+            f'{len(cells)} h ago</span><span>{len(cells) // 2} h ago</span><span>now</span></div>')
+
+
+def _durations_svg(rows):
+    """How long each of *rows* (newest first) took, a bar each, oldest left."""
+    timed = [(r, _run_duration(r)) for r in reversed(rows)]
+    timed = [(r, d) for r, d in timed if d is not None]
+    if not timed:
+        return '<p class="dim">No finished runs yet.</p>'
+    longest = max(d for _, d in timed)
+    top = longest or 1
+    bars = "".join(
+        f'<rect x="{i * 8}" y="{60 - max(1, 60 * d / top):.1f}" width="6" '
+        f'height="{max(1, 60 * d / top):.1f}" fill="{_status_fill(r["status"])}"><title>'
+        f'{_h(r["id"][:12])} {_h(r["status"])}: {d:g} s ({_h(r["claimed_at"])})</title></rect>'
+        for i, (r, d) in enumerate(timed))
+    return (f'<svg class="wide tall" viewBox="0 0 {len(timed) * 8 - 2} 60" '
+            f'preserveAspectRatio="none" role="img" aria-label="durations of the last '
+            f'{len(timed)} runs, longest {longest:g} s">{bars}</svg><div class="axis"><span>'
+            f'oldest</span><span>longest {longest:g} s</span><span>newest</span></div>')
+
+
+def _site_href(path, **params):
+    """A link to *path* with the query *params* that are set."""
+    from urllib.parse import urlencode
+
+    query = urlencode([(k, v) for k, v in params.items() if v not in (None, "", 1, False)])
+    return _h(path + ("?" + query if query else ""))
+
+
+def _page_number(query):
+    text = str(query.get("page") or "1")
+    return int(text) if text.isdigit() and 0 < int(text) < 10 ** 9 else 1
+
+
+def _pager_html(path, number, per_page, total, **params):
+    """"Page N of M" with links to the newer and older pages."""
+    pages = max(1, -(-total // per_page))
+    links = []
+    if number > 1:
+        links.append(f'<a href="{_site_href(path, page=number - 1, **params)}">&larr; newer</a>')
+    if number < pages:
+        links.append(f'<a href="{_site_href(path, page=number + 1, **params)}">older &rarr;</a>')
+    return (f'<p class="dim">Page {number} of {pages} ({total} run{"" if total == 1 else "s"})'
+            + (" · " + " · ".join(links) if links else "") + "</p>")
+
+
+def _filter_html(path, failed, **params):
+    """The runs filter: every run, or the failed ones only."""
+    every = f'<a href="{_site_href(path, **params)}">every run</a>' if failed else "every run"
+    only = "failed only" if failed else \
+        f'<a href="{_site_href(path, failed="1", **params)}">failed only</a>'
+    return f"<p>Show: {every} · {only}</p>"
+
+
+# Rows on a page of runs, and outcomes in a job's strip.
+_SITE_RUNS, _SITE_JOB_RUNS, _SITE_STRIP = 20, 50, 20
+
+
+def _status_page(home, query=None):
+    """The status site's front page: ticker, counts, the last 24 hours, jobs with their
+    last outcomes, recent runs (paged; failed only with ``?failed=1``), open incidents.
+
+    With a label selector (``?l=team=ops``), the jobs and runs are those it picks.
     """
+    query = query if isinstance(query, dict) else {"l": query} if query else {}
+    selector, failed, number = query.get("l"), query.get("failed") == "1", _page_number(query)
     info = home.status()
-    jobs, names = [], {}
-    for job in home.jobs(labels=selector):
-        names[job.get("id")] = job.get("name")
-        jobs.append((
-            f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
-            _h(_friendly_schedule(job, _safe_zone(home, job))), _h(_job_state(job)),
-            _when_html(job.get("next_run_at")), _when_html(job.get("last_run_at")),
-            _outcome_html(job.get("last_status")), _h(job.get("failure_streak") or 0),
-            _labels_html(job)))
+    ledger = home.scheduler.ledger
+    listed = home.jobs(labels=selector)
+    names = {job.get("id"): job.get("name") for job in listed}
+    outcomes = ledger.outcomes([j.get("id") for j in listed], _SITE_STRIP)
+    # The outcomes come second: on a phone they stay in view beside the name.
+    jobs = [(f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
+             _strip_svg(outcomes.get(job.get("id"))),
+             f'<span class="nw">{_h(_friendly_schedule(job, _safe_zone(home, job)))}</span>',
+             _h(_job_state(job)), _when_html(job.get("next_run_at")),
+             _when_html(job.get("last_run_at")), _h(job.get("failure_streak") or 0),
+             _labels_html(job)) for job in listed]
     counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
               ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
               ("open incidents", info["open_incidents"]),
@@ -13366,29 +13512,42 @@ def _status_page(home, selector=None):
               ("deliveries retrying", info["deliveries_retrying"]),
               ("deliveries failed (24 h)", info["deliveries_failed_24h"]),
               ("held back (24 h)", info["held_back_24h"]), ("missed (24 h)", info["missed_24h"]))
+    if selector:  # the jobs a selector picks: their newest runs, one page
+        runs = [r for r in home.runs(limit=1000 if failed else _SITE_RUNS, labels=selector)
+                if not failed or r["status"] in ("failed", "unknown")][:_SITE_RUNS]
+        pager = ""
+    else:
+        runs, total = ledger.page(None, (number - 1) * _SITE_RUNS, _SITE_RUNS, failed)
+        runs = _with_verdicts(ledger, runs)
+        pager = _pager_html("/", number, _SITE_RUNS, total, failed=failed and "1")
     body = (f"<h1>hermes_cron</h1><p class=\"dim\">{_h(info['home'])}</p>{_ticker_html(info)}"
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in counts) + "</dl>"
+            + "<h2>Last 24 hours</h2>" + _heatmap_svg(ledger.hourly(home.now()))
             + (f'<p>Jobs labelled <code>{_h(selector)}</code> · <a href="/">all jobs</a></p>'
                if selector else "")
-            + "<h2>Jobs</h2>" + _html_table(("Job", "Schedule", "State", "Next run", "Last run",
-                                          "Last outcome", "Streak", "Labels"), jobs,
+            + "<h2>Jobs</h2>" + _html_table(("Job", "Last outcomes", "Schedule", "State",
+                                          "Next run", "Last run", "Streak", "Labels"), jobs,
                                          "No jobs." if not selector else
                                          "No job has these labels.")
-            + "<h2>Recent runs</h2>" + _runs_html(home.runs(limit=20, labels=selector), names)
+            + "<h2>Recent runs</h2>" + _filter_html("/", failed, l=selector)
+            + _runs_html(runs, names) + pager
             + "<h2>Open incidents</h2>" + _incidents_html(
-                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS])
+                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS], names)
             + '<p class="dim">Refreshes every 30 s. <a href="/metrics">metrics</a> · '
               '<a href="/api/status">status JSON</a></p>')
     return _html_page("hermes_cron status", body)
 
 
-def _job_page(home, ref):
-    """The status site's page of one job: the ``show JOB`` view."""
+def _job_page(home, ref, query=None):
+    """The status site's page of one job: the ``show JOB`` view, its last outcomes and
+    durations as pictures, and its whole history, paged (``?page=N``, ``?failed=1``)."""
+    query = query or {}
+    failed, number = query.get("failed") == "1", _page_number(query)
     view = _job_view(home.scheduler, ref)
     job = view["job"]
-    facts = [("id", job.get("id")), ("name", job.get("name")),
-             ("schedule", f"{view['schedule']}" + (f"  ({view['expression']})"
-                                                   if view["expression"] else "")),
+    shown = view["schedule"] + (f"  ({view['expression']})" if view["expression"] and
+                                view["expression"] != view["schedule"] else "")
+    facts = [("id", job.get("id")), ("name", job.get("name")), ("schedule", shown),
              ("zone", view["zone"]), ("state", view["state"] + (
                  f": {view['paused_reason']}" if view["paused_reason"] else "")),
              ("next runs", ", ".join(view["next_runs"]) or "-"),
@@ -13400,10 +13559,20 @@ def _job_page(home, ref):
              ("notepad keys", ", ".join(view["notepad_keys"]) or "-"),
              ("prompt", job.get("prompt")),
              ("scanner allows", ", ".join(_allowed_rules(job)) or "-")] + _policy_rows(job)
+    ledger = home.scheduler.ledger
+    latest, _ = ledger.page(job["id"], 0, _SITE_JOB_RUNS)
+    rows, total = ledger.page(job["id"], (number - 1) * _SITE_JOB_RUNS, _SITE_JOB_RUNS, failed)
+    path = "/job/" + str(job["id"])
     body = (f'<p><a href="/">&larr; all jobs</a></p><h1>{_h(job.get("name") or job["id"])}</h1>'
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
-            "<h2>Last runs</h2>" + _runs_html(view["runs"])
-            + "<h2>Open incidents</h2>" + _incidents_html(view["incidents"]))
+            + f"<h2>Last {len(latest)} outcomes</h2><p>"
+            + _strip_svg([r["status"] for r in latest]) + "</p>"
+            + "<h2>Durations</h2>" + _durations_svg(latest)
+            + "<h2>History</h2>" + _filter_html(path, failed)
+            + _runs_html(_with_verdicts(ledger, rows))
+            + _pager_html(path, number, _SITE_JOB_RUNS, total, failed=failed and "1")
+            + "<h2>Open incidents</h2>" + _incidents_html(
+                view["incidents"], {job["id"]: job.get("name")}))
     return _html_page(f"hermes_cron: {job.get('name') or job['id']}", body)
 
 
@@ -15841,9 +16010,10 @@ def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
         path = url.path.rstrip("/") or "/"
         with CronHome(home.path, clock=home.clock, environ=home.environ) as reader:
             if path == "/":
-                return 200, "text/html; charset=utf-8", _status_page(reader, query.get("l"))
+                return 200, "text/html; charset=utf-8", _status_page(reader, query)
             if path.startswith("/job/"):
-                return 200, "text/html; charset=utf-8", _job_page(reader, unquote(path[5:]))
+                return 200, "text/html; charset=utf-8", _job_page(reader, unquote(path[5:]),
+                                                                  query)
             if path == "/metrics":
                 return 200, "text/plain; version=0.0.4; charset=utf-8", _metrics_text(reader.scheduler)
             if path == "/healthz":

@@ -23,6 +23,7 @@ import signal
 import socket
 import sqlite3
 import stat
+import struct
 import subprocess
 import sys
 import textwrap
@@ -14290,6 +14291,165 @@ def test_serve_page_renders_in_headless_chromium(tmp_path, env):
     assert "<img" not in r.stdout
 
 
+def _site_demo_home(root, env, end="2026-12-03T12:00:00+00:00"):
+    """A home with a day of real ticks behind *end* (every 15 minutes): a healthy
+    digest, an hourly backup that fails one run in five, a two-hourly report
+    whose runs take longer each time, a flaky sync that is retried, and a job
+    paused by hand.  Returns the home's path."""
+    scripts = os.path.join(root, "scripts")
+    os.makedirs(scripts)
+    count = os.path.join(root, "count")
+    bodies = {"digest.sh": "echo digest ready\n",
+              "backup.sh": f"n=$(cat '{count}.b' 2>/dev/null || echo 0); n=$((n+1)); "
+                           f"echo $n > '{count}.b'\n"
+                           "if [ $((n % 5)) -eq 0 ]; then echo 'disk full' >&2; exit 1; fi\n",
+              "report.sh": f"n=$(cat '{count}.r' 2>/dev/null || echo 0); n=$((n+1)); "
+                           f"echo $n > '{count}.r'\necho $((n % 7 * 20 + 30)) > \"{root}/spent.$HERMES_CRON_JOB_ID\""
+                           "\necho report $n\n",
+              "sync.sh": f"n=$(cat '{count}.s' 2>/dev/null || echo 0); n=$((n+1)); "
+                         f"echo $n > '{count}.s'\n"
+                         "if [ $((n % 3)) -eq 1 ]; then echo 'HTTP 503' >&2; exit 1; fi\n"}
+    for name, body in bodies.items():
+        with open(os.path.join(scripts, name), "w") as f:
+            f.write(body)
+    stop = hc.parse_iso(end)
+    now = [stop - timedelta(hours=24)]
+    path = os.path.join(root, "cron")
+
+    def clock():
+        """The day's time; a run's thread sees it moved on by the seconds its script
+        said it spent (the report's runs take 30 s to 2 min, without any wait)."""
+        job_id = threading.current_thread().name.rpartition("hermes-cron-")[2]
+        try:
+            with open(os.path.join(root, f"spent.{job_id}")) as f:
+                return now[0] + timedelta(seconds=int(f.read()))
+        except (FileNotFoundError, ValueError):
+            return now[0]
+
+    with hc.CronHome(path, clock=clock, environ=env) as cron:
+        cron.add_job("*/15 * * * *", "", script="digest.sh", no_agent=True, name="digest",
+                     labels="team=news")
+        cron.add_job("0 * * * *", "", script="backup.sh", no_agent=True, name="backup",
+                     labels="team=ops")
+        cron.add_job("30 */2 * * *", "", script="report.sh", no_agent=True, name="report",
+                     labels="team=news")
+        cron.add_job("@hourly", "", script="sync.sh", no_agent=True, name="sync", retries=1,
+                     retry_backoff_seconds="1m", labels="team=ops")
+        paused = cron.add_job("0 9 * * 1-5", "", script="digest.sh", no_agent=True,
+                              name="weekday-brief")
+        cron.pause_job(paused["id"])
+        while now[0] < stop:
+            for step in (15, 1):  # each slot, and a minute on for the retries
+                now[0] += timedelta(minutes=step)
+                for name in os.listdir(root):
+                    if name.startswith("spent."):
+                        os.unlink(os.path.join(root, name))
+                cron.tick()
+            now[0] -= timedelta(minutes=1)
+    return path
+
+
+def _site_history(home, job_id, statuses, start, took=2.0, every=1):
+    """Finished ledger rows of *job_id*, one each *every* minutes from *start*, oldest
+    first; each ``failed`` one says so, and the i-th took *took* x i seconds."""
+    ledger = home.scheduler.ledger
+    first = hc.parse_iso(start)
+    for i, status in enumerate(statuses):
+        at = first + timedelta(minutes=i * every)
+        [eid] = ledger.claim([(job_id, hc._iso(at))], "builtin", at)
+        ledger.start(eid, at)
+        ledger.finish(eid, status == "completed", None if status == "completed" else "boom",
+                      None, at + timedelta(seconds=took * (i + 1)))
+
+
+def test_site_job_page_pages_its_whole_history_and_filters_the_failed(home, clock):
+    job = home.add_job("@hourly", "p", name="hourly")
+    statuses = ["completed"] * 54 + ["failed"] * 3 + ["completed"] * 3  # 60, newest last
+    _site_history(home, job["id"], statuses, "2026-03-06T08:00:00+00:00")
+    page = hc._job_page(home, "hourly")
+    assert "<dd>@hourly</dd>" in page  # no "@hourly (@hourly)"
+    assert page.count("<tr><td><code>") == 50  # the newest 50 of the 60
+    assert 'Page 1 of 2 (60 runs) · <a href="/job/%s?page=2">older &rarr;</a>' % job["id"] \
+        in page
+    second = hc._job_page(home, "hourly", {"page": "2"})
+    assert second.count("<tr><td><code>") == 10
+    assert '<a href="/job/%s">&larr; newer</a>' % job["id"] in second
+    failed = hc._job_page(home, "hourly", {"failed": "1"})
+    assert failed.count("<tr><td><code>") == 3 and "Page 1 of 1 (3 runs)" in failed
+    assert 'Show: <a href="/job/%s">every run</a> · failed only' % job["id"] in failed
+    assert hc._job_page(home, "hourly", {"page": "x"}).count("<tr><td><code>") == 50
+    # The pictures: the last 50 outcomes (3 failed) and their durations, up to 120 s.
+    assert 'aria-label="last 50 outcomes, 3 failed"' in page
+    assert 'aria-label="durations of the last 50 runs, longest 120 s"' in page
+    assert page.count('<rect x="') == 100
+
+
+def test_site_front_page_strips_heat_map_filter_and_incidents_by_name(home, clock, site):
+    daily = home.add_job("@daily", "p", name="daily digest")
+    other = home.add_job("@hourly", "p", name="sync")
+    clock.now = hc.parse_iso("2026-03-06T12:00:00+00:00")
+    _site_history(home, daily["id"], ["completed", "failed", "completed"],
+                  "2026-03-06T09:30:00+00:00")  # three runs in the 3rd hour from now
+    _site_history(home, other["id"], ["completed"] * 25, "2026-03-05T12:00:00+00:00",
+                  every=60)  # the first is 24 h old: out of the picture
+    home.scheduler.incidents.record(daily["id"], "boom", None, clock.now)
+    page = hc._status_page(home, {})
+    assert 'aria-label="last 3 outcomes, 1 failed"' in page
+    assert 'aria-label="last 20 outcomes, 0 failed"' in page  # at most 20 a job
+    # 24 hourly cells: the window holds 24 of sync's runs (one fell out) and daily's 3.
+    assert 'aria-label="runs by hour, last 24 hours: 27 runs, 1 failed"' in page
+    assert "<title>3-2 h ago: 4 run(s), 1 failed</title>" in page
+    assert "<title>1-0 h ago: 1 run(s), 0 failed</title>" in page
+    incident = page.split("<h2>Open incidents</h2>")[1]
+    assert f'<a href="/job/{daily["id"]}">daily digest</a>' in incident  # by name
+    assert 'Page 1 of 2 (28 runs) · <a href="/?page=2">older &rarr;</a>' in page
+    failed = site().get("/?failed=1")[2]
+    assert failed.count("<tr><td><code>") == 1 and "Page 1 of 1 (1 run)" in failed
+    labelled = hc._status_page(home, {"l": "team=none"})
+    assert "No job has these labels." in labelled and "Page 1 of" not in labelled
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("chromium"), reason="needs Debian's chromium (apt-get "
+                    "install chromium) to render the status site")
+def test_site_pictures_render_in_headless_chromium_at_1280_and_390_px(tmp_path, env):
+    """Issue 27, item 4: the front page and a job page of a day's history, as a desk
+    and a phone show them.  With ``HERMES_CRON_SCREENSHOTS=DIR`` the screenshots are
+    kept there (the README's are taken so)."""
+    home_dir = _site_demo_home(str(tmp_path), env)
+    with hc.CronHome(home_dir, environ=env) as cron:
+        report = cron.job("report")["id"]
+    keep = os.environ.get("HERMES_CRON_SCREENSHOTS") or str(tmp_path)
+    proc, base = _serve_child(dict(env, HERMES_CRON_NOW="2026-12-03T12:01:20+00:00"), home_dir)
+    browser = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    try:
+        pages = {"site": base + "/", "job": f"{base}/job/{report}"}
+        doms = {name: subprocess.run(browser + ["--dump-dom", url], capture_output=True,
+                                     text=True, timeout=120).stdout
+                for name, url in pages.items()}
+        for name, url in pages.items():
+            for width in (1280, 390):
+                shot = os.path.join(keep, f"{name}-{width}.png")
+                subprocess.run(browser + [f"--screenshot={shot}", f"--window-size={width},1400",
+                                          url], capture_output=True, timeout=120)
+                with open(shot, "rb") as f:
+                    head = f.read(24)
+                assert head[:8] == b"\x89PNG\r\n\x1a\n", shot
+                assert struct.unpack(">II", head[16:24]) == (width, 1400), shot
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
+    site, job = doms["site"], doms["job"]
+    assert re.search(r"Ticker alive: heartbeat (19|20) s ago", site)  # the last tick's end
+    assert site.count('<svg class="strip"') == 4  # the paused job has no runs yet
+    assert re.search(r'aria-label="runs by hour, last 24 hours: \d+ runs, \d+ failed"', site)
+    assert '<h2>Durations</h2>' in job and \
+        'aria-label="durations of the last 12 runs, longest 150 s"' in job
+    assert "Page 1 of 1 (12 runs)" in job and "<script" not in site + job
+
+
 # -- the status site under attack (issue 22): Host, the token in the log, slow clients --
 
 
@@ -16906,7 +17066,7 @@ def test_show_and_the_status_site_use_lists_friendly_schedules(cli, home, clock)
     assert home.job("daily")["schedule_display"] == "every 1440m"  # stored as upstream writes it
     assert hc._job_view(home.scheduler, job["id"])["schedule"] == "every 1d"
     assert "schedule   every 1d  (UTC)" in cli("show", "daily")[1]
-    assert "<td>every 1d</td>" in hc._status_page(home)
+    assert "<td><span class=\"nw\">every 1d</span></td>" in hc._status_page(home)
     assert "  schedule  every 1d  (UTC)\n" in cli("pause", "daily")[1]  # and add, edit...
 
 
