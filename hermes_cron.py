@@ -6401,12 +6401,24 @@ class _Ledger:
 
     def outcomes(self, job_ids, n):
         """``{job_id: [status, ...]}``: each job's last *n* statuses, newest first."""
-        out = {}
-        for job_id in job_ids:  # each an index walk of n entries, however long the history
-            out[job_id] = [r["status"] for r in self.select(
-                "SELECT status FROM executions WHERE job_id=? "
-                "ORDER BY julianday(claimed_at) DESC LIMIT ?", (job_id, n))]
-        return out
+        if not self.exists():
+            return {}
+        import sqlite3
+
+        sql = "SELECT status FROM executions WHERE job_id=? ORDER BY julianday(claimed_at) " \
+              "DESC LIMIT ?"
+        with self._lock:
+            conn = self._conn or _read_only(self.path)  # one reader for them all
+            try:  # each an index walk of n entries, however long the history
+                return {job_id: [r[0] for r in conn.execute(sql, (job_id, n))]
+                        for job_id in job_ids}
+            except sqlite3.OperationalError as exc:
+                if "no such" in str(exc):
+                    return {}
+                raise
+            finally:
+                if conn is not self._conn:
+                    conn.close()
 
     def hourly(self, now, hours=24):
         """``[(runs, failed), ...]`` of each of the last *hours* hours, oldest first
