@@ -14236,6 +14236,7 @@ def test_serve_refuses_other_interfaces_without_a_token(home, cli):
 
 
 def _serve_child(env, home_dir, *argv):
+    os.makedirs(home_dir, exist_ok=True)  # a --home that does not exist is refused
     proc = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home_dir, "serve",
                              "--bind", "127.0.0.1:0", *argv], cwd=HERE, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -14261,7 +14262,7 @@ def test_serve_runs_as_a_process_and_stops_on_sigterm(tmp_path, env):
             proc.kill()
         proc.stdout.close()
         proc.stderr.close()
-    assert not os.path.exists(home_dir)  # serving reads only
+    assert os.listdir(home_dir) == []  # serving reads only
     with pytest.raises(OSError):
         urllib.request.urlopen(base + "/", timeout=5)
 
