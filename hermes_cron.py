@@ -35,6 +35,9 @@ Quick start::
 Command line: ``python -m hermes_cron --help``.  Exit codes: 0 ok, 1 failure
 or corrupt store, 2 invalid input or usage, 3 not found, 4 busy or locked.
 Errors are one line on stderr: ``hermes_cron: error: <what>: <value>: <fix>``.
+Human output shows every time on one clock, ``--tz ZONE`` or ``--utc``, else
+``$TZ``, else the home's zone (``2026-03-06 09:30:00 CET``); JSON keeps the
+stored instants.
 
 The home is ``--home DIR``, else ``$HERMES_CRON_HOME``, else
 ``$HERMES_HOME/cron``, else ``~/.hermes/cron``.  It is created with mode 0700
@@ -3266,35 +3269,45 @@ def _checked_schedule(schedule, job):
     return schedule
 
 
+def _shown(value, zone, seconds=True):
+    """An instant for a person: ``2026-03-06 13:00:05 CET`` on *zone*'s clock with
+    its abbreviation (or offset, ``+0530``, where the zone has no letters); without
+    *seconds*, to the minute.  A stored text that is not an aware ISO time is
+    returned as it is ("-" for none)."""
+    when = value if isinstance(value, datetime) else _parse_stored(value)
+    if when is None:
+        return value if isinstance(value, str) and value else "-"
+    try:
+        when = _in_zone(when, zone)
+    except InvalidInputError:
+        pass  # the ends of the calendar: in its own offset
+    return when.strftime("%Y-%m-%d %H:%M:%S %Z" if seconds else "%Y-%m-%d %H:%M %Z").rstrip()
+
+
+# An ISO 8601 instant with its offset, as this module writes them into messages.
+_ISO_IN_TEXT = r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"
+
+
+def _shown_in_text(text, zone):
+    """*text*, a message of this module's own, with each ISO instant in it
+    :func:`_shown` on *zone*'s clock (``doctor``'s and ``why``'s words)."""
+    import re
+
+    return re.sub(_ISO_IN_TEXT, lambda m: _shown(m.group(0), zone), text)
+
+
 def _friendly_schedule(job, zone):
     """A job's schedule in words for ``list``: ``every 1h`` for upstream's stored
-    ``every 60m``, a one-shot's time in *zone*; else the stored display."""
+    ``every 60m``, a one-shot's time on *zone*'s clock; else the stored display."""
     schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
     minutes = schedule.get("minutes")
     if schedule.get("kind") == "interval" and type(minutes) is int and minutes > 0:
         for unit, size in (("d", 1440), ("h", 60), ("m", 1)):
             if minutes % size == 0:
                 return f"every {minutes // size}{unit}"
-    when = _wall_minute(schedule.get("run_at"), zone) if schedule.get("kind") == "once" else None
-    if when is not None:
-        return f"once at {when}"
+    if schedule.get("kind") == "once" and _parse_stored(schedule.get("run_at")):
+        return f"once at {_shown(schedule['run_at'], zone, seconds=False)}"
     return job.get("schedule_display") or schedule.get("display") or "-"
-
-
-def _wall_minute(value, zone):
-    """A stored ISO time (or a parsed one) as ``YYYY-MM-DD HH:MM`` in *zone*, or None
-    if it is not one.
-
-    At the ends of the calendar, where *zone* cannot hold it, in its own offset.
-    """
-    when = value if isinstance(value, datetime) else _parse_stored(value)
-    if when is None:
-        return None
-    try:
-        when = _in_zone(when, zone)
-    except InvalidInputError:
-        pass
-    return when.strftime("%Y-%m-%d %H:%M")
 
 
 def _upstream_gaps(job, home_path):
@@ -13319,13 +13332,11 @@ def _job_href(job_id):
     return _h("/job/" + quote(str(job_id), safe=""))
 
 
-def _when_html(value):
-    """A stored time, shorter (no fraction, a space for the T) and never wrapped."""
+def _when_html(value, zone):
+    """A stored time on *zone*'s clock, as the command line shows it, never wrapped."""
     if not isinstance(value, str):
         return _h(value)
-    when = _parse_stored(value)
-    text = _iso(when.replace(microsecond=0)).replace("T", " ") if when else value
-    return f'<time datetime="{_h(value)}">{_h(text)}</time>'
+    return f'<time datetime="{_h(value)}">{_h(_shown(value, zone))}</time>'
 
 
 def _outcome_html(status):
@@ -13362,19 +13373,19 @@ def _ticker_html(info):
             f'ago (pid {_h(info["ticker_pid"])}){last}</div>')
 
 
-def _incidents_html(rows, names=None):
+def _incidents_html(rows, zone, names=None):
     """Open incidents, each naming its job (by name where *names* knows it)."""
     names = names or {}
     return _html_table(
         ("Incident", "Job", "Type", "Last seen", "Error"),
         [(_h(r["id"]), f'<a href="{_job_href(r["job_id"])}">'
                        f'{_h(names.get(r["job_id"]) or r["job_id"])}</a>',
-          _h(r["failure_type"]), _when_html(r["last_seen_at"]),
+          _h(r["failure_type"]), _when_html(r["last_seen_at"], zone),
           _h(_error_summary(r["error"], 160)))
          for r in rows], "No open incidents.")
 
 
-def _runs_html(rows, names=None):
+def _runs_html(rows, zone, names=None):
     out = []
     for row in rows:
         duration = _run_duration(row)
@@ -13383,7 +13394,7 @@ def _runs_html(rows, names=None):
             cells.append(f'<a href="{_job_href(row["job_id"])}">'
                          f'{_h(names.get(row["job_id"]) or row["job_id"])}</a>')
         cells += [_outcome_html(row["status"]), _h(row.get("verdict") or ""), _h(row["source"]),
-                  _when_html(row["claimed_at"]),
+                  _when_html(row["claimed_at"], zone),
                   _h(f"{duration:g} s" if duration is not None else None),
                   _h(_error_summary(row["error"], 120) if row["error"] else "")]
         out.append(cells)
@@ -13441,7 +13452,7 @@ def _heatmap_svg(cells):
             f'{len(cells)} h ago</span><span>{len(cells) // 2} h ago</span><span>now</span></div>')
 
 
-def _durations_svg(rows):
+def _durations_svg(rows, zone):
     """How long each of *rows* (newest first) took, a bar each, oldest left."""
     timed = [(r, _run_duration(r)) for r in reversed(rows)]
     timed = [(r, d) for r, d in timed if d is not None]
@@ -13452,7 +13463,8 @@ def _durations_svg(rows):
     bars = "".join(
         f'<rect x="{i * 8}" y="{60 - max(1, 60 * d / top):.1f}" width="6" '
         f'height="{max(1, 60 * d / top):.1f}" fill="{_status_fill(r["status"])}"><title>'
-        f'{_h(r["id"][:12])} {_h(r["status"])}: {d:g} s ({_h(r["claimed_at"])})</title></rect>'
+        f'{_h(r["id"][:12])} {_h(r["status"])}: {d:g} s ({_h(_shown(r["claimed_at"], zone))})'
+        f"</title></rect>"
         for i, (r, d) in enumerate(timed))
     return (f'<svg class="wide tall" viewBox="0 0 {len(timed) * 8 - 2} 60" '
             f'preserveAspectRatio="none" role="img" aria-label="durations of the last '
@@ -13497,12 +13509,14 @@ def _filter_html(path, failed, **params):
 _SITE_RUNS, _SITE_JOB_RUNS, _SITE_STRIP = 20, 50, 20
 
 
-def _status_page(home, query=None):
+def _status_page(home, query=None, zone=None):
     """The status site's front page: ticker, counts, the last 24 hours, jobs with their
     last outcomes, recent runs (paged; failed only with ``?failed=1``), open incidents.
 
     With a label selector (``?l=team=ops``), the jobs and runs are those it picks.
+    Times are on *zone*'s clock (default: the home's zone).
     """
+    zone = _safe_zone(home, None) if zone is None else zone
     query = query if isinstance(query, dict) else {"l": query} if query else {}
     selector, failed, number = query.get("l"), query.get("failed") == "1", _page_number(query)
     info = home.status()
@@ -13513,9 +13527,9 @@ def _status_page(home, query=None):
     # The outcomes come second: on a phone they stay in view beside the name.
     jobs = [(f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
              _strip_svg(outcomes.get(job.get("id"))),
-             f'<span class="nw">{_h(_friendly_schedule(job, _safe_zone(home, job)))}</span>',
-             _h(_job_state(job)), _when_html(job.get("next_run_at")),
-             _when_html(job.get("last_run_at")), _h(job.get("failure_streak") or 0),
+             f'<span class="nw">{_h(_friendly_schedule(job, zone))}</span>',
+             _h(_job_state(job)), _when_html(job.get("next_run_at"), zone),
+             _when_html(job.get("last_run_at"), zone), _h(job.get("failure_streak") or 0),
              _labels_html(job)) for job in listed]
     counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
               ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
@@ -13542,18 +13556,20 @@ def _status_page(home, query=None):
                                          "No jobs." if not selector else
                                          "No job has these labels.")
             + "<h2>Recent runs</h2>" + _filter_html("/", failed, l=selector)
-            + _runs_html(runs, names) + pager
+            + _runs_html(runs, zone, names) + pager
             + "<h2>Open incidents</h2>" + _incidents_html(
-                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS], names)
+                [r for r in home.incidents() if r["state"] in _OPEN_INCIDENTS], zone, names)
             + '<p class="dim">Refreshes every 30 s. <a href="/metrics">metrics</a> · '
               '<a href="/api/status">status JSON</a></p>')
     return _html_page("hermes_cron status", body)
 
 
-def _job_page(home, ref, query=None):
+def _job_page(home, ref, query=None, zone=None):
     """The status site's page of one job: the ``show JOB`` view, its last outcomes and
-    durations as pictures, and its whole history, paged (``?page=N``, ``?failed=1``)."""
+    durations as pictures, and its whole history, paged (``?page=N``, ``?failed=1``);
+    times on *zone*'s clock (default: the home's zone)."""
     query = query or {}
+    zone = _safe_zone(home, None) if zone is None else zone
     failed, number = query.get("failed") == "1", _page_number(query)
     view = _job_view(home.scheduler, ref)
     job = view["job"]
@@ -13562,7 +13578,7 @@ def _job_page(home, ref, query=None):
     facts = [("id", job.get("id")), ("name", job.get("name")), ("schedule", shown),
              ("zone", view["zone"]), ("state", view["state"] + (
                  f": {view['paused_reason']}" if view["paused_reason"] else "")),
-             ("next runs", ", ".join(view["next_runs"]) or "-"),
+             ("next runs", ", ".join(_shown(t, zone) for t in view["next_runs"]) or "-"),
              ("targets", ", ".join(view["targets"])),
              ("script", job.get("script")), ("agent", _agent_words(job)),
              ("repeat", _repeat_words(job, view["unknown_fires"])),
@@ -13579,12 +13595,12 @@ def _job_page(home, ref, query=None):
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in facts) + "</dl>"
             + f"<h2>Last {len(latest)} outcomes</h2><p>"
             + _strip_svg([r["status"] for r in latest]) + "</p>"
-            + "<h2>Durations</h2>" + _durations_svg(latest)
+            + "<h2>Durations</h2>" + _durations_svg(latest, zone)
             + "<h2>History</h2>" + _filter_html(path, failed)
-            + _runs_html(_with_verdicts(ledger, rows))
+            + _runs_html(_with_verdicts(ledger, rows), zone)
             + _pager_html(path, number, _SITE_JOB_RUNS, total, failed=failed and "1")
             + "<h2>Open incidents</h2>" + _incidents_html(
-                view["incidents"], {job["id"]: job.get("name")}))
+                view["incidents"], zone, {job["id"]: job.get("name")}))
     return _html_page(f"hermes_cron: {job.get('name') or job['id']}", body)
 
 
@@ -14333,10 +14349,20 @@ def _parser(wanted=None):
                      version=f"hermes_cron {__version__} (Python {sys.version.split()[0]})")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    def command(name, help_text, aliases=()):
+    # The clock human output is shown on (JSON stays UTC); add, edit and next
+    # have a --tz of their own: the zone a schedule reads in.
+    clock = argparse.ArgumentParser(add_help=False)
+    shown = clock.add_mutually_exclusive_group()
+    shown.add_argument("--tz", dest="shown_tz", metavar="ZONE",
+                       help="show times on this zone's clock (default: $TZ, else the home's "
+                            "zone)")
+    shown.add_argument("--utc", action="store_true", help="show times in UTC")
+
+    def command(name, help_text, aliases=(), times=True):
         if wanted is not None and wanted != name and wanted not in aliases:
             return _Unbuilt()
-        p = sub.add_parser(name, aliases=list(aliases), help=help_text, parents=[common],
+        p = sub.add_parser(name, aliases=list(aliases), help=help_text,
+                           parents=[common, clock] if times else [common],
                            description=help_text)
         p.set_defaults(command=name)
         return p
@@ -14463,7 +14489,7 @@ def _parser(wanted=None):
     p.add_argument("--all", action="store_true", help="include completed jobs")
     p.add_argument("-l", "--selector", metavar="SELECTOR",
                    help="only jobs whose labels match, as kubectl's: team=ops,tier!=web")
-    p = command("add", "add a job", aliases=("create",))
+    p = command("add", "add a job", aliases=("create",), times=False)
     p.add_argument("schedule", metavar="SCHEDULE", nargs="?",
                    help="'0 9 * * 1-5', 'every 30m', 'weekdays at 9:30', 'in 45m', ISO time")
     p.add_argument("prompt", metavar="PROMPT", nargs="?", help="what the agent does")
@@ -14476,7 +14502,7 @@ def _parser(wanted=None):
     p.add_argument("--paused", action="store_true", help="create the job paused")
     p.add_argument("--reason", "--paused-reason", dest="reason",
                    help="why it is paused (with --paused)")
-    p = command("edit", "change a job")
+    p = command("edit", "change a job", times=False)
     p.add_argument("job", metavar="JOB", help="job id or name")
     job_fields(p, editing=True)
     p = command("pause", "pause a job")
@@ -14511,7 +14537,8 @@ def _parser(wanted=None):
     p.add_argument("job", metavar="JOB", help="job id or name")
     p.add_argument("--list", action="store_true", help="list its run documents instead")
     p.add_argument("--run", metavar="EXECUTION_ID", help="the document of this execution")
-    p = command("export", "print crontab, systemd or Kubernetes definitions, or the jobs file")
+    p = command("export", "print crontab, systemd or Kubernetes definitions, or the jobs file",
+                times=False)
     p.add_argument("engine", choices=("crontab", "systemd", "kubernetes", "jobs"))
     p.add_argument("jobs", nargs="*", metavar="JOB",
                    help="export these jobs, one unit or CronJob each (default: the daemon; "
@@ -14522,7 +14549,8 @@ def _parser(wanted=None):
     p.add_argument("--image", metavar="IMAGE",
                    help="kubernetes: run this image, which has hermes_cron installed, instead "
                         "of python:3-slim with the module from a ConfigMap")
-    p = command("apply", "make the jobs match a jobs file (JSON; see 'export jobs')")
+    p = command("apply", "make the jobs match a jobs file (JSON; see 'export jobs')",
+                times=False)
     p.add_argument("file", metavar="FILE", help="the jobs file ('-' reads stdin)")
     p.add_argument("--prune", action="store_true", help="delete the jobs the file does not name")
     p.add_argument("--dry-run", action="store_true", help="print the plan; change nothing")
@@ -14538,7 +14566,8 @@ def _parser(wanted=None):
     p.add_argument("action", nargs="?", default="list", choices=("list",), help="default: list")
     p.add_argument("--status", metavar="S", help="only rows in this status")
     p.add_argument("--limit", type=int, default=50, metavar="N", help="how many (default 50)")
-    p = command("prompt", "print the prompt a job's next run would send (runs nothing)")
+    p = command("prompt", "print the prompt a job's next run would send (runs nothing)",
+                times=False)
     p.add_argument("job", metavar="JOB", help="job id or name")
     p = command("notepad", "read or change a job's notepad")
     p.add_argument("job", metavar="JOB", help="job id or name")
@@ -14547,14 +14576,15 @@ def _parser(wanted=None):
     p.add_argument("key", nargs="?", metavar="KEY")
     p.add_argument("value", nargs="?", metavar="VALUE")
     command("daemon", "tick at every minute boundary until SIGTERM or SIGINT")
-    p = command("next", "preview fire times of a job or a schedule")
+    p = command("next", "preview fire times of a job or a schedule", times=False)
     p.add_argument("what", metavar="EXPR_OR_JOB", help="a job id or name, or a schedule")
     p.add_argument("-n", type=int, default=5, metavar="N", help="how many (default 5)")
     p.add_argument("--tz", help="zone to evaluate in")
     p.add_argument("--after", metavar="ISO", help="start here instead of now")
     p = command("show", "one job in full: schedule, next runs, targets, last runs, incidents")
     p.add_argument("job", metavar="JOB", help="job id or name")
-    p = command("metrics", "print Prometheus metrics (text exposition format 0.0.4)")
+    p = command("metrics", "print Prometheus metrics (text exposition format 0.0.4)",
+                times=False)
     p.add_argument("--textfile", metavar="PATH",
                    help="write them atomically to PATH instead (node_exporter's textfile "
                         "collector)")
@@ -14620,6 +14650,22 @@ def _fast_args(argv):
     return args if args.command == "tick" else None
 
 
+def _display_zone(home, args):
+    """The zone human output is shown in: ``--utc``, ``--tz``, ``$TZ``, else the home's."""
+    if getattr(args, "utc", False):
+        return _UTC
+    name = getattr(args, "shown_tz", None)
+    if name is not None:
+        return _zone(name, "--tz")
+    environ = home.scheduler.environ
+    if environ.get("TZ", "").lstrip(":"):
+        try:
+            return _system_zone(environ)
+        except HermesCronError:
+            pass  # a POSIX rule zoneinfo cannot read (UTC0): the home's zone
+    return _safe_zone(home, None)
+
+
 def _print_json(value):
     import json
 
@@ -14643,9 +14689,9 @@ def _cmd_list(home, args):
         if args.json:
             _print_json(home.jobs(include_all=args.all, labels=args.selector))
         elif args.selector is not None:
-            if not _print_job_list(home, home.jobs(labels=args.selector), args.all):
+            if not _print_job_list(home, home.jobs(labels=args.selector), args.all, args.zone):
                 print(_printable(f"No jobs match the label selector {args.selector}."))
-        elif not _print_job_list(home, home.jobs(), args.all):
+        elif not _print_job_list(home, home.jobs(), args.all, args.zone):
             print("No jobs. Add one: python -m hermes_cron add '0 9 * * 1-5' "
                   "'Summarise the news'")
     finally:
@@ -14653,10 +14699,11 @@ def _cmd_list(home, args):
             gc.enable()
 
 
-# The width each 'list' column is sure of: with two spaces between them, 100 in all.
-# NAME and SCHEDULE may grow into room the others leave.
+# The width each 'list' column is sure of: with two spaces between them, 100 in all
+# (NEXT RUN's widest, '2026-03-06 09:00 +0530', is never cut).  SCHEDULE, then
+# NAME, may grow into room the others leave.
 _LIST_WIDTH = 100
-_LIST_COLUMNS = (12, 14, 24, 9, 16, 15)
+_LIST_COLUMNS = (12, 14, 18, 9, 22, 15)
 
 
 def _fit(text, width):
@@ -14664,15 +14711,16 @@ def _fit(text, width):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _print_job_list(home, jobs, completed=True):
+def _print_job_list(home, jobs, completed=True, shown=None):
     """Print *jobs* as ``list`` does: soonest next run first, at most 100 columns.
 
-    Times are minutes on the clock the schedule reads on (the job's zone, or
-    its ``CRON_TZ=``); a paused job's reason goes on the line below it.
-    Completed jobs are left out unless *completed*.  Returns the number of
-    jobs printed (nothing is printed for none).
+    Next runs are minutes on one clock, *shown*'s (default: the home's zone),
+    with the zone's abbreviation; a schedule that reads on another zone (the
+    job's, or its ``CRON_TZ=``) names it.  A paused job's reason goes on the
+    line below it.  Completed jobs are left out unless *completed*.  Returns
+    the number of jobs printed (nothing is printed for none).
     """
-    rows, reasons = _job_list_rows(home, jobs, completed)
+    rows, reasons = _job_list_rows(home, jobs, completed, shown)
     if not rows:
         return 0
     rows.insert(0, ("ID", "NAME", "SCHEDULE", "STATE", "NEXT RUN", "LAST"))
@@ -14680,7 +14728,7 @@ def _print_job_list(home, jobs, completed=True):
     natural = [max(map(len, column)) for column in zip(*rows)]
     widths = [min(n, w) for n, w in zip(natural, _LIST_COLUMNS)]
     spare = _LIST_WIDTH - sum(widths) - 2 * (len(widths) - 1)
-    for i in (1, 2):
+    for i in (2, 1):
         grow = min(natural[i] - widths[i], spare)
         widths[i], spare = widths[i] + grow, spare - grow
     indent = " " * (widths[0] + 2)  # under NAME
@@ -14707,12 +14755,16 @@ def _print_job_list(home, jobs, completed=True):
     return len(rows) - 1
 
 
-def _job_list_rows(home, jobs, completed=True):
+def _job_list_rows(home, jobs, completed=True, shown=None):
     """The rows of ``list`` (six cells each) and each one's pause reason or None;
-    without *completed*, completed jobs are left out."""
+    without *completed*, completed jobs are left out; times on *shown*'s clock
+    (default: the home's zone)."""
     default = _safe_zone(home, None)  # most jobs have no zone of their own: one lookup
+    shown = default if shown is None else shown
+    shown_name = _zone_name(shown)
+    default_marked = _zone_name(default) != shown_name
     # Many jobs share a slot, a schedule and a last status: each stored next
-    # run is parsed once per zone, and each repeated cell checked once.
+    # run is parsed once, and each repeated cell checked once.
     slots, cells = {}, {}
     timed, untimed = [], []  # soonest first; the rest after them, as they are stored
     for job in jobs:
@@ -14727,18 +14779,23 @@ def _job_list_rows(home, jobs, completed=True):
         if schedule.get("kind") == "cron" and not get("tz") and type(expr) is str and \
                 "=" not in expr:
             # What _list_zone and _friendly_schedule give such a job, as they would.
-            zone, text = default, get("schedule_display") or schedule.get("display") or "-"
+            text = get("schedule_display") or schedule.get("display") or "-"
+            if default_marked and type(text) is str:
+                text = f"{text} ({_zone_name(default)})"
         else:
-            zone = _list_zone(home, job, default)
-            text = _friendly_schedule(job, zone)
+            text = _friendly_schedule(job, shown)
+            if schedule.get("kind") == "cron" and type(text) is str and "CRON_TZ=" not in text:
+                name = _zone_name(_list_zone(home, job, default))
+                if name != shown_name:
+                    text = f"{text} ({name})"
         slot = None
         if state == "scheduled":
             stored = get("next_run_at")
-            key = (stored, zone) if type(stored) is str else None
+            key = stored if type(stored) is str else None
             slot = slots.get(key)
             if slot is None:
                 when = _parse_stored(stored)
-                slot = (when.timestamp(), _wall_minute(when, zone) or "-") if when else None
+                slot = (when.timestamp(), _shown(when, shown, seconds=False)) if when else None
                 if key is not None:
                     slots[key] = slot
         last = get("last_status") or "-"
@@ -14869,12 +14926,11 @@ def _say_job(home, verb, job, args):
     where = cron_tz or _zone_name(home.zone(job))
     expr = f"{schedule.get('expr')}, " if schedule.get("kind") == "cron" and \
         schedule.get("expr") != job.get("schedule_display") else ""
-    print(_printable(f"  schedule  {_friendly_schedule(job, _safe_zone(home, job))}  "
-                     f"({expr}{where})"))
+    print(_printable(f"  schedule  {_friendly_schedule(job, args.zone)}  ({expr}{where})"))
     if _job_state(job) == "paused":
         print(_printable(f"  paused    {job.get('paused_reason') or _DEFAULT_PAUSE_REASON}"))
     else:
-        print(f"  next run  {job.get('next_run_at') or '-'}")
+        print(_printable(f"  next run  {_shown(job.get('next_run_at'), args.zone)}"))
 
 
 def _cmd_add(home, args):
@@ -14948,24 +15004,29 @@ def _cmd_next(home, args):
 class _TickLog:
     """The log of ``tick`` and ``daemon``: one line per event, each stamped.
 
-    Human lines start with the event's time in UTC (``2026-03-06T12:00:00Z``,
-    from ``home.now()``); with ``--json`` each event is one JSON object on
-    its own line (``at``, ``event`` and the event's fields), for log shippers.
+    Human lines start with the event's time, ISO 8601 on *zone*'s clock
+    (``2026-03-06T13:00:00+01:00``; ``2026-03-06T12:00:00Z`` in UTC, from
+    ``home.now()``), and show the times in them on that clock; with ``--json``
+    each event is one JSON object on its own line (``at`` in UTC, ``event``
+    and the event's fields), for log shippers.
     Errors go to stderr as human lines, and to stdout too as ``--json`` events.
     It is the scheduler's ``observer`` (see ``_notify``) and the daemon's
     ``on_report``; run threads write through it, so a line is written whole.
     """
 
-    def __init__(self, home, as_json, daemon=False):
-        self.home, self.as_json, self.daemon = home, as_json, daemon
+    def __init__(self, home, as_json, daemon=False, zone=_UTC):
+        self.home, self.as_json, self.daemon, self.zone = home, as_json, daemon, zone
         self._lock = _thread.allocate_lock()
         self._idle_said = None  # the daemon: when it last said 'no jobs due' (None: busy since)
         self._lost = set()  # streams that failed a write: not written again
 
     def say(self, event, text, stream=None, **fields):
-        stamp = self.home.now().astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        now = self.home.now()
+        stamp = now.astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        local = _in_zone(now, self.zone)
+        local = stamp if not local.utcoffset() else _iso(local)
         lines = [] if self.as_json and stream is None else \
-            [(stream or sys.stdout, f"{stamp} {_printable(text)}\n")]
+            [(stream or sys.stdout, f"{local} {_printable(text)}\n")]
         if self.as_json:
             import json
 
@@ -14990,15 +15051,16 @@ class _TickLog:
             self._settled(report.get("reconciled") or ())
             for job_id, last in report.get("lost") or ():
                 self.say("lost", f"{job_id} executions.db has no row for its last run "
-                                 f"({last or 'its claim'}): the ledger lost its history; slots "
+                                 f"({_shown(last or 'its claim', self.zone)}): the ledger lost "
+                                 f"its history; slots "
                                  f"at or before it are not fired again (see 'doctor')",
                          job_id=job_id, last_run_at=last)
             held = [s for s in report["skipped"] if s["reason"] == "max_parallel"]
             for skip in report["skipped"]:
                 if skip["reason"] != "max_parallel":
                     self.say("skipped", f"{skip['job_id']} skipped {skip['reason']} "
-                                        f"{skip['scheduled_instant'] or '-'}: {skip['detail']}",
-                             **skip)
+                                        f"{_shown(skip['scheduled_instant'], self.zone)}: "
+                                        f"{_shown_in_text(skip['detail'], self.zone)}", **skip)
             for claim in claims:
                 self.say("dispatched", f"{claim.job['id']} {claim.eid} running {claim.kind}",
                          job_id=claim.job["id"], execution_id=claim.eid, status="running",
@@ -15111,7 +15173,7 @@ def _silence(stream):
 def _cmd_tick(home, args):
     import gc
 
-    home.scheduler.observer = log = _TickLog(home, args.json)
+    home.scheduler.observer = log = _TickLog(home, args.json, zone=args.zone)
     # The store of 10,000 jobs is a few hundred thousand objects, none in a
     # cycle: frozen once loaded, the collections a thousand run threads set
     # off pass over them instead of through them.  Thawed for an in-process
@@ -15142,14 +15204,16 @@ def _cmd_run(home, args):
         if args.json:
             _print_json(row)
         else:
-            print(_printable(f"occurrence {row['scheduled_instant']} of job {row['job_id']} "
-                             f"skipped ({row['reason']}): {row['detail']}; nothing ran"))
+            print(_printable(f"occurrence {_shown(row['scheduled_instant'], args.zone)} of job "
+                             f"{row['job_id']} skipped ({row['reason']}): "
+                             f"{_shown_in_text(row['detail'], args.zone)}; nothing ran"))
         return EXIT_OK
     if args.json:
         _print_json(row)
     elif row["already"]:
-        print(_printable(f"occurrence {row['scheduled_instant']} of job {row['job_id']} "
-                         f"already has execution {row['id']} ({row['status']}); nothing to do"))
+        print(_printable(f"occurrence {_shown(row['scheduled_instant'], args.zone)} of job "
+                         f"{row['job_id']} already has execution {row['id']} ({row['status']}); "
+                         f"nothing to do"))
     else:
         print(_printable(f"{row['job_id']} {row['id']} {row['status']}"))
         if row["error"]:
@@ -15206,18 +15270,17 @@ def _cmd_runs(home, args):
     if not rows:
         print("No executions recorded.")
         return
-    zone = _safe_zone(home, None)
+    zone = args.zone
     names = _job_names(home)
     for row in rows:
-        claimed = _parse_stored(row["claimed_at"])
-        when = _iso(claimed.astimezone(zone)) if claimed else row["claimed_at"]
         took = _run_duration(row)
         print(_printable(f"{row['id']} {row['status']} job={row['job_id']} "
-                         f"source={row['source']} {when}"
+                         f"source={row['source']} {_shown(row['claimed_at'], zone)}"
                          + (f" took {took:g} s" if took is not None else "")
                          + (f" verdict={row['verdict']}" if row.get("verdict") else "")
                          + (f" attempt={row['attempt']}" if row.get("attempt") else "")
-                         + (f" retry_at={row['retry_at']}" if row.get("retry_at") else "")
+                         + (f" retry at {_shown(row['retry_at'], zone)}"
+                            if row.get("retry_at") else "")
                          + names.get(row["job_id"], "")))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")
@@ -15234,6 +15297,7 @@ def _cmd_status(home, args):
     if args.json:
         _print_json(info)
         return EXIT_FAILURE if info["stalled"] else EXIT_OK  # a liveness probe
+    zone = args.zone
     age = info["heartbeat_age_seconds"]
     if age is None:
         ticker = "no heartbeat: is anything calling 'python -m hermes_cron tick' every minute?"
@@ -15245,19 +15309,21 @@ def _cmd_status(home, args):
     if info["last_error"]:
         rows.append(("last tick", f"failed: {_error_summary(info['last_error'])}"))
     elif info["last_success"]:
-        rows.append(("last tick", f"ok at {info['last_success']}"))
+        rows.append(("last tick", f"ok at {_shown(info['last_success'], zone)}"))
     rows.append(("jobs", f"{info['active_jobs']} active of {info['jobs']}; "
                          f"{info['running']} running now"))
     nxt = info["next_due"]
-    rows.append(("next due", f"{nxt['job_id']} ({nxt['name']}) at {nxt['next_run_at']}"
-                 if nxt else "-"))
+    rows.append(("next due", f"{nxt['job_id']} ({nxt['name']}) at "
+                             f"{_shown(nxt['next_run_at'], zone)}" if nxt else "-"))
     for late in info["overdue"]:
-        rows.append(("overdue", f"{late['job_id']} ({late['name']}) due {late['next_run_at']}, "
-                                f"{late['late_seconds']} s ago"))
+        rows.append(("overdue", f"{late['job_id']} ({late['name']}) due "
+                                f"{_shown(late['next_run_at'], zone)}, "
+                                f"{_span(late['late_seconds'])} ago"))
     for held in info["held_back"]:
         rows.append(("held back", f"{held['job_id']} ({held['name']}) due "
-                                  f"{held['next_run_at']}, waiting for a free run slot "
-                                  f"(max_parallel) since {held['held_since']}"))
+                                  f"{_shown(held['next_run_at'], zone)}, waiting for a free "
+                                  f"run slot (max_parallel) since "
+                                  f"{_shown(held['held_since'], zone)}"))
     for bad in info["failed"]:
         rows.append(("failed", f"{bad['job_id']} ({bad['name']}): "
                                f"{_one_line(bad['last_error'] or '?')}"))
@@ -15297,10 +15363,11 @@ def _cmd_doctor(home, args):
         print(f"hermes_cron doctor: {len(findings)} issue(s) across {len(jobs)} job(s)")
         for finding in findings:
             where = finding["job_id"] or "(home)"
-            print(_printable(f"  {where}  {finding['code']}: "
-                             f"{_one_line(finding['message'], 300)}"))
+            message = _shown_in_text(finding["message"], args.zone)
+            print(_printable(f"  {where}  {finding['code']}: {_one_line(message, 300)}"))
     for note in report["notes"]:
-        print(_printable(f"  {note['job_id']}  note {note['code']}: {note['message']}"))
+        print(_printable(f"  {note['job_id']}  note {note['code']}: "
+                         f"{_shown_in_text(note['message'], args.zone)}"))
     return EXIT_OK if report["ok"] else EXIT_FAILURE
 
 
@@ -15309,7 +15376,8 @@ def _cmd_why(home, args):
     if args.json:
         _print_json(info)
     else:
-        print(_printable(f"{info['job_id']}: {info['verdict']}: {info['message']}"))
+        print(_printable(f"{info['job_id']}: {info['verdict']}: "
+                         f"{_shown_in_text(info['message'], args.zone)}"))
 
 
 def _cmd_output(home, args):
@@ -15321,8 +15389,8 @@ def _cmd_output(home, args):
         elif not docs:
             print("No run documents.")
         for doc in docs if not as_json else ():
-            print(_printable(f"{doc['run_time']}  {doc['execution_id']}  {doc['status']}  "
-                             f"{doc['file']}"))
+            print(_printable(f"{_shown(doc['run_time'], args.zone)}  {doc['execution_id']}  "
+                             f"{doc['status']}  {doc['file']}"))
         return
     text = home.output(args.job, args.run)
     if as_json:
@@ -15366,11 +15434,9 @@ def _cmd_incidents(home, args):
     if not rows:
         print("No incidents recorded." + (f" (state {args.state})" if args.state else "")
               if args.all or args.state else "No open incidents (see 'incidents --all').")
-    zone = _safe_zone(home, None)
     names = _job_names(home)
     for row in rows:
-        seen = [_parse_stored(row[k]) for k in ("first_seen_at", "last_seen_at")]
-        first, last = (_iso(d.astimezone(zone)) if d else "-" for d in seen)
+        first, last = (_shown(row[k], args.zone) for k in ("first_seen_at", "last_seen_at"))
         print(_printable(f"{row['id']}  {row['state']}  job={row['job_id']}"
                          f"{names.get(row['job_id'], '')}  "
                          f"type={row['failure_type']}  generation={row['generation']}"))
@@ -15400,9 +15466,11 @@ def _cmd_deliveries(home, args):
             job = {}
         kind = " failure-alert" if row["for_failure"] else ""
         tries = (f" attempts={row['attempts']}" if row.get("attempts") else "") + (
-            f" next_try={row['next_try_at']}" if row.get("next_try_at") else "")
+            f" next try {_shown(row['next_try_at'], args.zone)}" if row.get("next_try_at")
+            else "")
         print(_printable(f"{row['execution_id']} {row['status']} job={job.get('id')} "
-                         f"targets={job.get('deliver')}{kind} {row['created_at']}{tries}"))
+                         f"targets={job.get('deliver')}{kind} "
+                         f"{_shown(row['created_at'], args.zone)}{tries}"))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")
 
@@ -15471,11 +15539,11 @@ def _cmd_notepad(home, args):
             print(f"Notepad for job {job_id} is empty.")
         for note in notes:
             print(_printable(f"{note['key']} = {note['value']}"))
-            print(f"    updated {note['updated_at']}")
+            print(f"    updated {_shown(note['updated_at'], args.zone)}")
 
 
 def _cmd_daemon(home, args):
-    home.scheduler.observer = log = _TickLog(home, args.json, daemon=True)
+    home.scheduler.observer = log = _TickLog(home, args.json, daemon=True, zone=args.zone)
     _daemon(home.scheduler, None, None, log.report)
 
 
@@ -15499,19 +15567,20 @@ def _cmd_show(home, args):
     if args.json:
         _print_json(view)
         return
+    zone = args.zone
     where = f"{view['expression']}, {view['zone']}" if view["expression"] and \
         view["expression"] != view["schedule"] else view["zone"]
     rows = [("job", _job_label(job)),
             ("schedule", f"{view['schedule']}  ({where})"),
             ("state", view["state"] + (f": {view['paused_reason']}" if view["paused_reason"]
                                        else "")),
-            ("next runs", ", ".join(view["next_runs"]) or "-"),
+            ("next runs", ", ".join(_shown(t, zone) for t in view["next_runs"]) or "-"),
             ("targets", ", ".join(view["targets"])),
             ("script", job.get("script") or "-"),
             ("agent", _agent_words(job)),
             ("repeat", _repeat_words(job, view["unknown_fires"])),
-            ("last", f"{job.get('last_status') or '-'} at {job.get('last_run_at') or '-'}; "
-                     f"failure streak {job.get('failure_streak') or 0}"),
+            ("last", f"{job.get('last_status') or '-'} at {_shown(job.get('last_run_at'), zone)}"
+                     f"; failure streak {job.get('failure_streak') or 0}"),
             ("notepad", ", ".join(view["notepad_keys"]) or "-"),
             ("prompt", _one_line(job.get("prompt") or "-", 100))]
     if _allowed_rules(job):
@@ -15520,7 +15589,7 @@ def _cmd_show(home, args):
         state = job.get("monitor_state") if isinstance(job.get("monitor_state"), dict) else {}
         rows.append(("monitor", f"{job.get('monitor_script') or job.get('monitor_url')}: the "
                                 f"agent runs only when it changes (last change "
-                                f"{state.get('last_changed_at') or 'not seen yet'})"))
+                                f"{_shown(state.get('last_changed_at') or 'not seen yet', zone)})"))
     if isinstance(job.get("verify"), list) and job["verify"]:
         rows.append(("verify", "; ".join(_verify_text(c) for c in job["verify"]
                                          if isinstance(c, dict))
@@ -15538,7 +15607,7 @@ def _cmd_show(home, args):
     for row in view["runs"]:
         took = f"{row['duration_seconds']:g} s" if row["duration_seconds"] is not None else "-"
         print(_printable(f"  {row['id']} {row['status']} source={row['source']} "
-                         f"{row['claimed_at']} took {took}"
+                         f"{_shown(row['claimed_at'], zone)} took {took}"
                          + (f" verdict={row['verdict']}" if row.get("verdict") else "")))
         if row["error"]:
             print(f"      {_printable(_error_summary(row['error']))}")
@@ -15799,7 +15868,7 @@ def _serve_log(line, token=None):
 
 
 def _status_server(home, host, port, token=None, allow_hosts=(),
-                   timeout=_SERVE_TIMEOUT_SECONDS):
+                   timeout=_SERVE_TIMEOUT_SECONDS, zone=None):
     """An HTTP server (not started: call ``serve_forever``) for the status site of *home*.
 
     Every request reads the home afresh through its own ``CronHome``, as a
@@ -15818,7 +15887,7 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
     import threading
 
     handler = _status_handler(home, token, host, frozenset(map(_allow_host, allow_hosts)),
-                              timeout)
+                              timeout, zone)
 
     class Server(http.server.HTTPServer):
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -16001,7 +16070,7 @@ def _status_server(home, host, port, token=None, allow_hosts=(),
 
 
 def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
-                    timeout=_SERVE_TIMEOUT_SECONDS):
+                    timeout=_SERVE_TIMEOUT_SECONDS, zone=None):
     import hashlib
     import hmac
     import http.cookies
@@ -16022,10 +16091,10 @@ def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
         path = url.path.rstrip("/") or "/"
         with CronHome(home.path, clock=home.clock, environ=home.environ) as reader:
             if path == "/":
-                return 200, "text/html; charset=utf-8", _status_page(reader, query)
+                return 200, "text/html; charset=utf-8", _status_page(reader, query, zone)
             if path.startswith("/job/"):
                 return 200, "text/html; charset=utf-8", _job_page(reader, unquote(path[5:]),
-                                                                  query)
+                                                                  query, zone)
             if path == "/metrics":
                 return 200, "text/plain; version=0.0.4; charset=utf-8", _metrics_text(reader.scheduler)
             if path == "/healthz":
@@ -16197,7 +16266,7 @@ def _cmd_serve(home, args):
                                 os.environ[_SERVE_TIMEOUT_ENV],
                                 f"unset it for the default {_SERVE_TIMEOUT_SECONDS:g} s")
     try:
-        server = _status_server(home, host, port, token, allow_hosts, timeout)
+        server = _status_server(home, host, port, token, allow_hosts, timeout, args.zone)
     except OSError as exc:
         raise HermesCronError(f"cannot listen on {args.bind}", exc.strerror or str(exc),
                               "pick another --bind port, or stop what holds this one") from None
@@ -16234,6 +16303,7 @@ def main(argv=None):
                                     "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
         _check_named_home(args)
         with CronHome(getattr(args, "home", None)) as home:
+            args.zone = _display_zone(home, args)
             code = _COMMANDS[args.command](home, args) or EXIT_OK
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return code

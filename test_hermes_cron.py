@@ -3782,7 +3782,7 @@ def test_retried_run_runs_each_attempt_of_its_slot_then_says_already(cli, home, 
     assert [(r["id"], r["source"], r.get("attempt")) for r in home.runs("flaky")] == [
         (ids[2], "external", 3), (ids[1], "external", 2), (ids[0], "external", None)]
     assert _pol_run_auto(cli, job_id, "--retried") == (
-        0, f"occurrence {slot} of job {job_id} already has execution {ids[2]} (completed); "
+        0, f"occurrence 2026-03-06 13:00:00 UTC of job {job_id} already has execution {ids[2]} (completed); "
            f"nothing to do\n")
     assert (tmp_path / "count").read_text() == "3\n"  # the fourth start ran nothing
     assert home.incidents() == []
@@ -3803,7 +3803,7 @@ def test_run_occurrence_without_retried_leaves_a_failed_slot_done(cli, home, tmp
     [row] = _pol_rows(home.path)
     assert (rc, out) == (1, f"{job_id} {row[5]} failed\n    Script exited with code 1: boom 1\n")
     assert _pol_run_auto(cli, job_id) == (
-        0, f"occurrence {slot} of job {job_id} already has execution {row[5]} (failed); "
+        0, f"occurrence 2026-03-06 13:00:00 UTC of job {job_id} already has execution {row[5]} (failed); "
            f"nothing to do\n")
     assert [r[:3] for r in _pol_rows(home.path)] == [(slot, "failed", 1)]
     [incident] = home.incidents()  # no one runs it again: its failure is the slot's outcome
@@ -3838,7 +3838,7 @@ def test_retried_never_retries_a_config_or_auth_failure(cli, home, tmp_path, clo
     assert hc.classify_failure(row[4]) == kind
     assert [i["failure_type"] for i in home.incidents()] == [kind]  # no attempt comes
     assert _pol_run_auto(cli, job_id, "--retried") == (
-        0, f"occurrence {slot} of job {job_id} already has execution {row[5]} (failed); "
+        0, f"occurrence 2026-03-06 13:00:00 UTC of job {job_id} already has execution {row[5]} (failed); "
            f"nothing to do\n")
     assert [r[:3] for r in _pol_rows(home.path)] == [(slot, "failed", 1)]
     assert (tmp_path / "count").read_text() == "1\n"
@@ -3863,7 +3863,7 @@ def test_retried_attempts_used_up_open_the_incident_on_the_last(cli, home, tmp_p
     assert (incident["job_id"], incident["failure_type"], incident["error"]) == (
         job_id, "script", "Script exited with code 1\nstderr:\nboom 2\nstdout:\nattempt 2")
     assert _pol_run_auto(cli, job_id, "--retried") == (
-        0, f"occurrence {slot} of job {job_id} already has execution {rows[1][5]} (failed); "
+        0, f"occurrence 2026-03-06 13:00:00 UTC of job {job_id} already has execution {rows[1][5]} (failed); "
            f"nothing to do\n")
     assert (tmp_path / "count").read_text() == "2\n"
     assert len(home.incidents()) == 1
@@ -3899,7 +3899,7 @@ def test_retried_never_runs_an_attempt_of_a_slot_past_its_next_slot(cli, home, t
     assert _pol_run_auto(cli, job_id, "--retried")[0] == 1
     [(_, _, _, _, _, first)] = _pol_rows(home.path)
     _pol_at(clock, "2026-03-08T15:30:00+00:00")  # two days and 50 slots later
-    named = (0, f"occurrence {slot} of job {job_id} already has execution {first} (failed); "
+    named = (0, f"occurrence 2026-03-06 13:00:00 UTC of job {job_id} already has execution {first} (failed); "
                 f"nothing to do\n", "")
     assert cli("run", job_id, "--occurrence", slot) == named
     rc, out, err = cli("run", job_id, "--occurrence", slot, "--retried")
@@ -3923,8 +3923,9 @@ def test_run_occurrence_keeps_the_jobs_own_grace(cli, home, tmp_path, clock):
     _pol_at(clock, "2026-03-06T14:11:00+00:00")  # 11 min after the next: past it
     detail = "slot 2026-03-06T14:00:00+00:00 is 660 s old, past the job's grace of 600 s"
     assert _pol_run_auto(cli, job_id) == (
-        0, f"occurrence 2026-03-06T14:00:00+00:00 of job {job_id} skipped (occurrence_expired): "
-           f"{detail}; nothing ran\n")
+        0, f"occurrence 2026-03-06 14:00:00 UTC of job {job_id} skipped (occurrence_expired): "
+           f"slot 2026-03-06 14:00:00 UTC is 660 s old, past the job's grace of 600 s; nothing "
+           f"ran\n")
     assert _pol_select(home.path, "SELECT job_id, scheduled_instant, reason, detail FROM "
                                   "cron_skips") == [
         (job_id, "2026-03-06T14:00:00+00:00", "occurrence_expired", detail)]
@@ -3945,8 +3946,9 @@ def test_run_occurrence_catch_up_runs_the_latest_slot_however_late(cli, home, tm
     _pol_at(clock, "2026-03-08T20:00:00+00:00")  # 11 h after 09:00, past the 2 h grace
     # An older slot than the latest is not caught up: its grace still holds.
     detail = "slot 2026-03-07T09:00:00+00:00 is 126000 s old, past the job's grace of 7200 s"
-    skipped = (0, f"occurrence 2026-03-07T09:00:00+00:00 of job {job_id} skipped "
-                  f"(occurrence_expired): {detail}; nothing ran\n", "")
+    skipped = (0, f"occurrence 2026-03-07 09:00:00 UTC of job {job_id} skipped "
+                  f"(occurrence_expired): slot 2026-03-07 09:00:00 UTC is 126000 s old, past "
+                  f"the job's grace of 7200 s; nothing ran\n", "")
     assert cli("run", job_id, "--occurrence", "2026-03-07T09:00:00+00:00") == skipped
     assert _pol_rows(home.path) == []
     rc, out = _pol_run_auto(cli, job_id)
@@ -7688,7 +7690,7 @@ def test_incidents_cli(cli, home, clock, flaky):
     rc, out, _ = cli("incidents")
     assert rc == 0 and out.splitlines() == [
         f"{iid}  alerted  job={job['id']} name=flaky  type=script  generation=1",
-        "    seen   2026-03-06T12:05:00+00:00 .. 2026-03-06T12:05:00+00:00",
+        "    seen   2026-03-06 12:05:00 UTC .. 2026-03-06 12:05:00 UTC",
         "    error  Script exited with code 1: upstream said no",
         f"    output {home.incidents()[0]['output_file']}",
         "1 incident(s); ack one with: python -m hermes_cron incidents ack ID"]
@@ -8747,7 +8749,7 @@ def test_notepad_cli(cli, home):
     assert cli("notepad", "j", "get", "last") == (0, "v1.2\n", "")
     assert json.loads(cli("notepad", "j", "list", "--json")[1]) == [
         {"key": "last", "value": "v1.2", "updated_at": "2026-03-06T12:00:00+00:00"}]
-    assert cli("notepad", "j")[1] == "last = v1.2\n    updated 2026-03-06T12:00:00+00:00\n"
+    assert cli("notepad", "j")[1] == "last = v1.2\n    updated 2026-03-06 12:00:00 UTC\n"
     rc, out, err = cli("notepad", "j", "get", "missing")
     assert rc == 3 and err.startswith(f"hermes_cron: error: no notepad key for job {job_id}: "
                                       f"'missing'")
@@ -11082,7 +11084,8 @@ def test_edge10_show_and_next_preview_an_interval_job_from_its_stored_next_run(c
     rc, out, _ = cli("show", "j", "--json")
     assert rc == 0 and json.loads(out)["next_runs"] == expected
     rc, out, _ = cli("show", "j")
-    assert f"next runs  {', '.join(expected)}" in out.splitlines()
+    assert "next runs  2026-03-06 12:10:00 UTC, 2026-03-06 12:20:00 UTC, 2026-03-06 12:30:00 " \
+           "UTC" in out.splitlines()
     rc, out, _ = cli("next", "j", "-n", "3")
     assert (rc, out.splitlines()) == (0, expected)
     rc, out, _ = cli("list", "--json")
@@ -11783,8 +11786,9 @@ def test_issue_12_item_9_cron_without_cron_tz_fires_nothing_stale(cli, home, clo
     # 2026-03-07 05:29 UTC: the latest Kolkata slot is 05:29 IST = 23:59 UTC, 5.5 h ago
     clock.now = datetime(2026, 3, 7, 5, 29, 3, tzinfo=UTC)
     rc, out, _ = cli("run", "ist", "--occurrence", "auto")
-    assert (rc, out) == (0, f"occurrence 2026-03-06T23:59:00+00:00 of job {job_id} skipped "
-                            "(occurrence_expired): slot 2026-03-07T05:29:00+05:30 is 19803 s "
+    # on one clock, the home's (UTC), though the job's slot reads in Kolkata
+    assert (rc, out) == (0, f"occurrence 2026-03-06 23:59:00 UTC of job {job_id} skipped "
+                            "(occurrence_expired): slot 2026-03-06 23:59:00 UTC is 19803 s "
                             "old, past the job's grace of 7200 s; nothing ran\n")
     # the day before's slot (2026-03-06 05:29 IST) is older than the job itself
     rc, out, _ = cli("--json", "run", "ist", "--occurrence", "2026-03-06T05:29:00+05:30")
@@ -11860,9 +11864,9 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     manual = home.runs()[0]["id"]
     assert (rc, out) == (0, f"{job_id} {manual} completed\n")
     rc, out, _ = cli("runs", "five")
-    assert out == (f"{manual} completed job={job_id} source=direct 2026-03-06T12:05:00+00:00 "
+    assert out == (f"{manual} completed job={job_id} source=direct 2026-03-06 12:05:00 UTC "
                    f"took 0 s name=five\n"
-                   f"{eid} completed job={job_id} source=builtin 2026-03-06T12:05:00+00:00 "
+                   f"{eid} completed job={job_id} source=builtin 2026-03-06 12:05:00 UTC "
                    f"took 0 s name=five\n")
     rc, out, _ = cli("history", "--json", "--limit", "1")
     assert [r["id"] for r in json.loads(out)] == [manual]
@@ -11875,9 +11879,80 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     rc, out, _ = cli("run", "five")
     assert rc == 1 and out.endswith("failed\n    Script exited with code 1: nope\n")
     rc, out, _ = cli("run", "five", "--occurrence", "2026-03-06T12:05:00Z")
-    assert (rc, out) == (0, f"occurrence 2026-03-06T12:05:00+00:00 of job {job_id} already has "
+    assert (rc, out) == (0, f"occurrence 2026-03-06 12:05:00 UTC of job {job_id} already has "
                             f"execution {eid} (completed); nothing to do\n")
     assert cli("runs", "nosuchjob")[1] == "No executions recorded.\n"
+
+
+def test_cli_one_clock_for_every_human_time_json_stays_canonical(cli, home, clock, tmp_path):
+    # Issue 27 item 1: New York's 09:00 and Berlin's 12:00 on one clock, the
+    # operator's: --tz, else $TZ, else the home's zone; --utc; JSON as stored.
+    write_config(home, {"timezone": "Europe/Berlin"})
+    script(tmp_path, "bad.sh", "echo down >&2; exit 1\n")
+    cli("add", "0 9 * * *", "", "--name", "ny", "--tz", "America/New_York", "--script", "bad.sh",
+        "--no-agent")
+    cli("add", "0 12 * * *", "", "--name", "berlin", "--script", "bad.sh", "--no-agent")
+    ids = {job["name"]: job["id"] for job in home.jobs()}
+    del os.environ["TZ"]  # the home's zone (config timezone) is the operator's
+    rc, out, _ = cli("list")
+    # Sorted by instant, each on the home's clock (New York's 09:00 is 15:00 in Berlin).
+    assert out.splitlines()[1:] == [
+        f"{ids['ny']}  ny      0 9 * * * (America/New_York)  scheduled  2026-03-06 15:00 CET  -",
+        f"{ids['berlin']}  berlin  0 12 * * *                    scheduled  "
+        f"2026-03-07 12:00 CET  -"]
+    clock.now = datetime(2026, 3, 6, 14, 0, 30, tzinfo=UTC)  # New York's 09:00
+    rc, out, _ = cli("tick")
+    eid = home.runs()[0]["id"]
+    assert out == (f"2026-03-06T15:00:30+01:00 {ids['ny']} {eid} running on_time\n"
+                   f'2026-03-06T15:00:30+01:00 {ids["ny"]} {eid} failed in 0s "ny": '
+                   f"Script exited with code 1: down\n")
+    rc, out, _ = cli("--json", "tick")
+    assert json.loads(out.splitlines()[0])["at"] == "2026-03-06T14:00:30Z"
+    shown = {
+        ("runs",): f"{eid} failed job={ids['ny']} source=builtin 2026-03-06 15:00:30 CET "
+                   f"took 0 s name=ny",
+        ("incidents",): "    seen   2026-03-06 15:00:30 CET .. 2026-03-06 15:00:30 CET",
+        # New York's DST (2026-03-08) moves its 09:00 to 14:00 in Berlin.
+        ("show", "ny"): "next runs  2026-03-07 15:00:00 CET, 2026-03-08 14:00:00 CET, "
+                        "2026-03-09 14:00:00 CET",
+        ("show", "ny", "--utc"): "last       error at 2026-03-06 14:00:30 UTC; failure "
+                                 "streak 1",
+        ("status",): f"next due   {ids['berlin']} (berlin) at 2026-03-07 12:00:00 CET",
+        ("why", "ny"): f"{ids['ny']}: ran_failed: slot 2026-03-06 15:00:00 CET: it ran "
+                       f"and failed (execution {eid}, builtin): Script exited with code 1: "
+                       f"down"}
+    for argv, line in shown.items():
+        assert line in cli(*argv)[1].splitlines(), argv
+    os.environ["TZ"] = "America/New_York"  # $TZ over the home's zone
+    assert f"next due   {ids['berlin']} (berlin) at 2026-03-07 06:00:00 EST" in \
+        cli("status")[1].splitlines()
+    for flags, text in ((("--tz", "Asia/Kolkata"), "2026-03-07 16:30:00 IST"),
+                        (("--utc",), "2026-03-07 11:00:00 UTC")):
+        assert f"next due   {ids['berlin']} (berlin) at {text}" in \
+            cli("status", *flags)[1].splitlines()
+    assert cli("runs", "--utc")[1].splitlines()[0].endswith(
+        "source=builtin 2026-03-06 14:00:30 UTC took 0 s name=ny")
+    # JSON keeps the stored instants, whatever the clock shown.
+    rc, out, _ = cli("show", "ny", "--json", "--tz", "Asia/Kolkata")
+    assert json.loads(out)["next_runs"][0] == "2026-03-07T09:00:00-05:00"
+    assert json.loads(cli("runs", "--json", "--tz", "Asia/Kolkata")[1])[0]["claimed_at"] == \
+        "2026-03-06T14:00:30+00:00"
+    # A zone that does not exist is named, and nothing runs or changes.
+    before = jobs_bytes(home)
+    assert cli("tick", "--tz", "Mars/Olympus") == (
+        2, "", "hermes_cron: error: --tz: unknown time zone: 'Mars/Olympus': use an IANA name "
+               "such as Europe/Berlin, UTC or +HH:MM (named zones need the tz database: install "
+               "tzdata if it is missing)\n")
+    assert jobs_bytes(home) == before and len(home.runs()) == 1
+    assert cli("list", "--tz", "UTC", "--utc")[0] == 2
+    # A $TZ zoneinfo cannot read (a POSIX rule) leaves the home's zone.
+    os.environ["TZ"] = "CET-1CEST,M3.5.0,M10.5.0/3"
+    assert f"next due   {ids['berlin']} (berlin) at 2026-03-07 12:00:00 CET" in \
+        cli("status")[1].splitlines()
+    # The status site: the home's clock (serve --tz, --utc pick another).
+    claimed = '<time datetime="2026-03-06T14:00:30+00:00">'
+    assert f"{claimed}2026-03-06 15:00:30 CET</time>" in hc._status_page(home)
+    assert f"{claimed}2026-03-06 14:00:30 UTC</time>" in hc._job_page(home, "ny", zone=UTC)
 
 
 def test_cli_daemon_refuses_a_pinned_clock(home, cli):
@@ -13189,7 +13264,7 @@ def test_crash_run_occurrence_twice_runs_once(tmp_path, env, first, again):
     for occurrence in again:
         r = _crash_cli(env, home, now, "run", "j", "--occurrence", occurrence)
         assert (r.returncode, r.stdout, r.stderr) == (
-            0, f"occurrence {_CRASH_SLOT} of job {job_id} already has execution {eid} "
+            0, f"occurrence 2026-03-06 12:05:00 UTC of job {job_id} already has execution {eid} "
                f"(completed); nothing to do\n", "")
     # The builtin tick sees the completed occurrence and moves on without running it.
     r = _crash_cli(env, home, now, "tick")
@@ -14105,8 +14180,7 @@ def test_show_prints_one_job_in_full(cli, home, clock, ok_script, fail_script):
         f"job        {good['id']} (digest)",
         "schedule   */5 * * * *  (UTC)",
         "state      paused: holiday",
-        "next runs  2026-03-06T12:10:00+00:00, 2026-03-06T12:15:00+00:00, "
-        "2026-03-06T12:20:00+00:00"]
+        "next runs  2026-03-06 12:10:00 UTC, 2026-03-06 12:15:00 UTC, 2026-03-06 12:20:00 UTC"]
     assert "notepad    cursor" in lines and "script     ok.sh" in lines
     assert lines[lines.index("last runs") + 1].split()[1:3] == ["completed", "source=builtin"]
     view = json.loads(cli("show", bad["id"], "--json")[1])
@@ -14915,7 +14989,7 @@ def test_output_latest_list_and_by_execution(home, cli, ok_script, clock):
     docs = json.loads(cli("output", "j", "--list", "--json")[1])
     assert [(d["execution_id"], d["status"]) for d in docs] == [(second, "ok"), (first, "ok")]
     listed = cli("output", "j", "--list")[1].splitlines()  # newest first, as runs lists them
-    assert [line.split()[1] for line in listed] == [second, first]
+    assert [line.split()[3] for line in listed] == [second, first]
     assert [d["execution_id"] for d in home.outputs("j")] == [first, second]  # the API's order
     assert cli("output", "j")[1] == home.output("j")
     rc, out, err = cli("output", "j", "--run", "f" * 32)
@@ -16424,7 +16498,7 @@ def test_end_to_end_day_through_the_cli(cli, home, clock, tmp_path):
     assert report["ok"] is False and {f["code"] for f in report["findings"]} == {
         "last_run_failed", "incident_open"}
     assert cli("why", "daily")[1].startswith(f"{jobs['daily']['id']}: ran_failed: slot "
-                                             f"2026-03-07T06:30:00+00:00: it ran and failed")
+                                             f"2026-03-07 06:30:00 UTC: it ran and failed")
     assert json.loads(cli("why", "hourly", "--json")[1])["verdict"] == "ran"
     cli("remove", "daily")
     cli("incidents", "ack", json.loads(cli("incidents", "--json")[1])[0]["id"])
@@ -16452,13 +16526,17 @@ def test_cli_add_list_next_pause_resume_remove(cli, home):
                        "--tz", "Europe/Berlin")
     assert rc == 0 and err == ""
     job_id = home.job("digest")["id"]
+    # Human times are on the operator's clock (the home's zone, UTC here), with its name.
     assert out == (f"Created job {job_id} (digest)\n"
                    f"  schedule  weekdays at 9:30  (30 9 * * 1-5, Europe/Berlin)\n"
-                   f"  next run  2026-03-09T09:30:00+01:00\n")
+                   f"  next run  2026-03-09 08:30:00 UTC\n")
     rc, out, _ = cli("list")
     assert out.splitlines() == [
-        "ID            NAME    SCHEDULE          STATE      NEXT RUN          LAST",
-        f"{job_id}  digest  weekdays at 9:30  scheduled  2026-03-09 09:30  -"]
+        "ID            NAME    SCHEDULE                          STATE      NEXT RUN              LAST",
+        f"{job_id}  digest  weekdays at 9:30 (Europe/Berlin)  scheduled  2026-03-09 08:30 UTC  -"]
+    rc, out, _ = cli("list", "--tz", "Europe/Berlin")
+    assert out.splitlines()[1] == f"{job_id}  digest  weekdays at 9:30  scheduled  " \
+                                  f"2026-03-09 09:30 CET  -"
     rc, out, _ = cli("next", "digest", "-n", "2")
     assert out == "2026-03-09T09:30:00+01:00\n2026-03-10T09:30:00+01:00\n"
     rc, out, _ = cli("pause", "DIGEST", "--reason", "holiday")
@@ -16907,14 +16985,19 @@ def test_list_fits_100_columns_with_30_jobs(cli, home):
     lines = out.splitlines()
     assert rc == 0 and err == "" and len(lines) == 1 + 30 + 6  # six pause reasons
     assert max(len(line) for line in lines) == 100
-    # NAME takes the room the other columns leave; SCHEDULE keeps its 24.
-    assert lines[0] == ("ID            NAME                       SCHEDULE                  "
-                        "STATE      NEXT RUN          LAST")
-    assert [line[14:39] for line in lines[1:3]] == ["nightly reconciliation...",
-                                                    "nightly reconciliation..."]
-    # A CRON_TZ job's next run reads on its CRON_TZ clock, not the job's zone.
-    assert [line[41:] for line in lines if "CRON_TZ" in line][0] == \
-        "CRON_TZ=America/Los_A...  scheduled  2026-03-06 08:00  -"
+    # SCHEDULE takes the room the other columns leave; NAME keeps its 14.
+    assert lines[0] == ("ID            NAME            SCHEDULE                         "
+                        "STATE      NEXT RUN              LAST")
+    assert [line[14:30] for line in lines[1:3]] == ["nightly rec...  ", "nightly rec...  "]
+    # Every next run is on one clock, the home's (UTC), whatever the job's zone; a
+    # schedule read on another zone names it (a CRON_TZ= prefix names its own).
+    assert lines[1][30:] == ("weekdays at 9:30 (America/Ar...  scheduled  "
+                             "2026-03-06 12:30 UTC  -")
+    assert [line[30:] for line in lines if "CRON_TZ" in line][0] == \
+        "CRON_TZ=America/Los_Angeles ...  scheduled  2026-03-06 16:00 UTC  -"
+    rc, out, err = cli("list", "--tz", "America/Argentina/Buenos_Aires")
+    assert [line[30:] for line in out.splitlines()[1:2]] == [
+        "weekdays at 9:30                 scheduled  2026-03-06 09:30 -03  -"]
     assert lines[-1] == " " * 14 + "paused: " + "x " * 37 + "x..."
 
 
@@ -16927,23 +17010,26 @@ def test_list_sorts_by_next_run_shows_friendly_schedules_and_pause_reasons(cli, 
     cli("add", "30 9 * * *", "p", "--name", "x" * 40)
     ids = {job["name"]: job["id"] for job in home.jobs()}
     rc, out, _ = cli("list")
+    # Tokyo's one-shot is at its instant on the home's clock (UTC), as every next run.
     assert out.splitlines() == [
-        "ID            NAME                       SCHEDULE                  "
-        "STATE      NEXT RUN          LAST",
-        f"{ids['hourly']}  hourly                     every 1h                  "
-        f"scheduled  2026-03-06 13:00  -",
-        f"{ids['ninety']}  ninety                     every 90m                 "
-        f"scheduled  2026-03-06 13:30  -",
-        f"{ids['x' * 40]}  {'x' * 22}...  30 9 * * *                "
-        f"scheduled  2026-03-07 09:30  -",
-        f"{ids['soon']}  soon                       once at 2026-03-08 21:00  "
-        f"scheduled  2026-03-08 21:00  -",
-        f"{ids['daily']}  daily                      every 1d                  "
-        f"paused     -                 -",
+        "ID            NAME               SCHEDULE                      "
+        "STATE      NEXT RUN              LAST",
+        f"{ids['hourly']}  hourly             every 1h                      "
+        f"scheduled  2026-03-06 13:00 UTC  -",
+        f"{ids['ninety']}  ninety             every 90m                     "
+        f"scheduled  2026-03-06 13:30 UTC  -",
+        f"{ids['x' * 40]}  {'x' * 14}...  30 9 * * *                    "
+        f"scheduled  2026-03-07 09:30 UTC  -",
+        f"{ids['soon']}  soon               once at 2026-03-08 12:00 UTC  "
+        f"scheduled  2026-03-08 12:00 UTC  -",
+        f"{ids['daily']}  daily              every 1d                      "
+        f"paused     -                     -",
         "              paused: holiday",
-        f"{ids['odd']}  odd                        every 150m                "
-        f"paused     -                 -",
+        f"{ids['odd']}  odd                every 150m                    "
+        f"paused     -                     -",
         "              paused: paused by operator"]
+    assert cli("list", "--tz", "Asia/Tokyo")[1].splitlines()[4][14:] == (
+        "soon               once at 2026-03-08 21:00 JST  scheduled  2026-03-08 21:00 JST  -")
     # The stored display stays upstream's; only 'list' words it.
     stored = {j["name"]: j["schedule_display"] for j in json.loads(jobs_bytes(home))["jobs"]}
     assert (stored["hourly"], stored["daily"], stored["soon"]) == ("every 60m", "every 1440m",
@@ -16961,10 +17047,12 @@ def test_list_survives_a_hand_edited_store(cli, home):
     rc, out, err = cli("list")
     # The one-shot's time cannot be shown in UTC (year 10000): it keeps its own offset.
     assert (rc, err) == (0, "") and out.splitlines() == [
-        "ID            NAME            SCHEDULE                  STATE      NEXT RUN          LAST",
-        "a1            -               -                         scheduled  9999-12-31 23:30  -",
-        r"012345678...  \x1b[31mred...  once at 9999-12-31 23:59  scheduled  -                 "
+        "ID            NAME            SCHEDULE              STATE      NEXT RUN              LAST",
+        "a1            -               -                     scheduled  9999-12-31 23:30 UTC  -",
+        r"012345678...  \x1b[31mred...  once at 9999-12-3...  scheduled  -                     "
         "weird_status..."]
+    assert hc._friendly_schedule(json.loads(jobs_bytes(home))["jobs"][0], UTC) == \
+        "once at 9999-12-31 23:59 UTC-14:00"
 
 
 def _list_rows_one_by_one(home, jobs):
@@ -16974,10 +17062,14 @@ def _list_rows_one_by_one(home, jobs):
     for job in jobs:
         state = hc._job_state(job)
         when = hc._parse_stored(job.get("next_run_at")) if state == "scheduled" else None
-        zone = hc._list_zone(home, job)
-        row = (hc._cell(job.get("id")), hc._cell(job.get("name") or "-"),
-               hc._cell(hc._friendly_schedule(job, zone)), state,
-               (hc._wall_minute(when, zone) or "-") if when else "-",
+        zone, shown = hc._list_zone(home, job), home.zone()
+        text = hc._friendly_schedule(job, shown)
+        schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
+        if schedule.get("kind") == "cron" and isinstance(text, str) and \
+                "CRON_TZ=" not in text and hc._zone_name(zone) != hc._zone_name(shown):
+            text = f"{text} ({hc._zone_name(zone)})"
+        row = (hc._cell(job.get("id")), hc._cell(job.get("name") or "-"), hc._cell(text), state,
+               hc._shown(when, shown, seconds=False) if when else "-",
                hc._cell(job.get("last_status") or "-"))
         (timed if when else untimed).append((when.timestamp() if when else 0, row))
     timed.sort(key=lambda item: item[0])
@@ -17085,8 +17177,8 @@ def test_runs_show_job_names_and_durations(cli, home, clock):
     rc, out, _ = cli("runs")
     assert out.splitlines() == [
         f"{home.runs()[0]['id']} completed job={other['id']} source=direct "
-        f"2026-03-06T12:01:32+00:00 took 92.5 s name=p",
-        f"{row['id']} completed job={job['id']} source=direct 2026-03-06T12:00:00+00:00 "
+        f"2026-03-06 12:01:32 UTC took 92.5 s name=p",
+        f"{row['id']} completed job={job['id']} source=direct 2026-03-06 12:00:00 UTC "
         f"took 92.5 s"]  # removed: no name to show
 
 
