@@ -15014,8 +15014,9 @@ class _TickLog:
     ``on_report``; run threads write through it, so a line is written whole.
     """
 
-    def __init__(self, home, as_json, daemon=False, zone=_UTC):
+    def __init__(self, home, as_json, daemon=False, zone=_UTC, arm=None):
         self.home, self.as_json, self.daemon, self.zone = home, as_json, daemon, zone
+        self.arm = arm  # called before the first run starts (tick's signal handlers)
         self._lock = _thread.allocate_lock()
         self._idle_said = None  # the daemon: when it last said 'no jobs due' (None: busy since)
         self._lost = set()  # streams that failed a write: not written again
@@ -15061,6 +15062,9 @@ class _TickLog:
                     self.say("skipped", f"{skip['job_id']} skipped {skip['reason']} "
                                         f"{_shown(skip['scheduled_instant'], self.zone)}: "
                                         f"{_shown_in_text(skip['detail'], self.zone)}", **skip)
+            if claims and self.arm is not None:
+                self.arm()
+                self.arm = None
             for claim in claims:
                 self.say("dispatched", f"{claim.job['id']} {claim.eid} running {claim.kind}",
                          job_id=claim.job["id"], execution_id=claim.eid, status="running",
@@ -15173,7 +15177,17 @@ def _silence(stream):
 def _cmd_tick(home, args):
     import gc
 
-    home.scheduler.observer = log = _TickLog(home, args.json, zone=args.zone)
+    # SIGTERM (systemd stopping the unit, a Kubernetes Job's deadline) and
+    # Ctrl-C stop the runs and record them interrupted, as 'run' does, rather
+    # than leave them running with no owner.  Armed only when a run starts: an
+    # empty tick does not import signal.
+    stop, armed = _stop_runs_on_signals(home), []
+
+    def arm():
+        stop.__enter__()
+        armed.append(stop)
+
+    home.scheduler.observer = log = _TickLog(home, args.json, zone=args.zone, arm=arm)
     # The store of 10,000 jobs is a few hundred thousand objects, none in a
     # cycle: frozen once loaded, the collections a thousand run threads set
     # off pass over them instead of through them.  Thawed for an in-process
@@ -15184,7 +15198,11 @@ def _cmd_tick(home, args):
     finally:
         home.scheduler.store.freeze = False
         gc.unfreeze()
+        for scope in armed:
+            scope.__exit__(None, None, None)
     log.report(report)
+    if home.scheduler.runs.stopping:
+        return EXIT_INTERRUPTED
     return EXIT_FAILURE if any(report.get(k) for k in (
         "config_error", "drain_error", "housekeeping_error")) else EXIT_OK
 
@@ -15238,11 +15256,12 @@ def _stop_runs_on_signals(home):
     which may hold ``_Runs.lock``.
     """
     import contextlib
-    import signal
     import threading
 
     @contextlib.contextmanager
     def scope():
+        import signal
+
         if threading.current_thread() is not threading.main_thread():
             yield  # signals reach the main thread only
             return

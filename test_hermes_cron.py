@@ -13457,6 +13457,41 @@ def test_stop_ctrl_c_on_run_lets_the_trap_run_and_records_a_quiet_failure(tmp_pa
 
 
 @pytest.mark.slow
+def test_stop_sigterm_on_tick_stops_its_runs_and_records_them_interrupted(tmp_path, env):
+    # systemd stopping a tick unit, or a Job's deadline, sends SIGTERM: the
+    # runs are stopped and recorded, not left 'running' with a dead owner.
+    ready, trapped = (str(tmp_path / n) for n in ("ready", "trapped"))
+    home, alerts = _stop_setup(tmp_path, env, f"""\
+        trap 'echo trapped > "{trapped}"; exit 0' TERM
+        echo ready > '{ready}.tmp' && mv '{ready}.tmp' '{ready}'
+        sleep 30 & wait
+    """)
+    due = dict(env, HERMES_CRON_NOW="2026-03-06T13:00:05+00:00")
+    r = run_cli("--home", home, "edit", "j", "--schedule", "@hourly", env=dict(
+        env, HERMES_CRON_NOW="2026-03-06T12:30:00+00:00"))
+    assert r.returncode == 0, r.stderr
+    tick = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "tick"],
+                            cwd=HERE, env=due, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        _crash_wait_file(ready, tick)
+        tick.send_signal(signal.SIGTERM)
+        out, err = tick.communicate(timeout=20)
+    finally:
+        if tick.poll() is None:
+            tick.kill()
+            tick.communicate()
+    assert (tick.returncode, err) == (130, ""), (out, err)
+    assert open(trapped).read() == "trapped\n"  # forwarded: the script's trap ran
+    [(_, status, source, error, eid)] = _crash_rows(home)
+    assert (status, source, error) == ("failed", "builtin", "interrupted by SIGTERM")
+    job_id = _crash_jobs(home)[0]["id"]
+    assert out.splitlines()[-1] == \
+        f'2026-03-06T13:00:05Z {job_id} {eid} failed in 0s "j": interrupted by SIGTERM'
+    _stop_no_incident_no_alert(home, env, alerts)
+
+
+@pytest.mark.slow
 def test_stop_run_kills_a_script_that_ignores_sigterm_after_the_grace(tmp_path, env):
     ready = str(tmp_path / "ready")
     home, alerts = _stop_setup(tmp_path, env, f"""\
