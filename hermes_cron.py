@@ -76,6 +76,20 @@ import sys
 import time
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
+# The public API is annotated for type checkers (mypy, CI); at run time the
+# annotations are strings and this block is skipped: importing typing would
+# cost every tick a few milliseconds.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import threading
+    from typing import Any, Callable, Mapping, Sequence, Union
+
+    _Record = dict[str, Any]  # a job, run, incident, ...: see "Records" in CronHome
+    _Zone = Union[str, tzinfo]  # an IANA name, "UTC", "+05:30", or a tzinfo
+    _Labels = Union[str, Mapping[str, str]]  # "team=ops,tier!=web" or {key: value}
+    _Fields = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int],
+                    frozenset[int], bool]  # CronExpr.fields
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -216,7 +230,8 @@ class HermesCronError(Exception):
 
     exit_code = EXIT_FAILURE
 
-    def __init__(self, what, value=None, fix=None, *, cli=None):
+    def __init__(self, what: str, value: object = None, fix: "str | None" = None, *,
+                 cli: "str | None" = None) -> None:
         self.what, self.value, self.fix, self.cli = what, value, fix, cli
         super().__init__(_error_text(what, value, fix))
 
@@ -391,7 +406,7 @@ def _iso_match(text):
 _ISO_RE = None
 
 
-def parse_iso(text):
+def parse_iso(text: str) -> datetime:
     """Parse an ISO 8601 date or time the same way on every Python version.
 
     Accepts ``YYYY-MM-DD``, optionally followed by ``T`` (or a space),
@@ -509,7 +524,7 @@ def _parse_offset_zone(name):
     return timezone(sign * timedelta(hours=oh, minutes=om))
 
 
-_ZONES = {}
+_ZONES: "dict[str, tzinfo]" = {}
 
 
 def _zone(name, field="tz"):
@@ -536,7 +551,7 @@ def _zone(name, field="tz"):
 
 # tzinfo classes used as they are: their utcoffset() honours fold and their
 # astimezone() is exact (a ZoneInfo class is added when one is first seen).
-_PLAIN_TZ_TYPES = {timezone}
+_PLAIN_TZ_TYPES: "set[type]" = {timezone}
 
 
 def _tzinfo_zone(tz, field="tz"):
@@ -631,7 +646,7 @@ class _FoldZone(tzinfo):
         return local
 
 
-_FOLD_ZONES = {}  # id(tzinfo) -> (that tzinfo, its _FoldZone)
+_FOLD_ZONES: "dict[int, Any]" = {}  # id(tzinfo) -> (that tzinfo, its _FoldZone)
 _DST_REACH = timedelta(hours=26)  # an offset change is never this close to another
 _PLAIN_TZ_TYPES.add(_FoldZone)
 
@@ -975,7 +990,7 @@ def _poll_flock(fd, timeout):
 
 
 _WAITERS_LOCK = _thread.allocate_lock()
-_ABANDONED = {}  # inode of a lock file -> waiters that timed out and still wait on it
+_ABANDONED: "dict[int, Any]" = {}  # inode of a lock file -> waiters that timed out and still wait on it
 _MAX_ABANDONED = 4
 
 
@@ -1030,7 +1045,7 @@ class CronExpr:
                  "_month_next", "_days_cache", "_month_days", "_zone")
 
     @property
-    def fields(self):
+    def fields(self) -> "_Fields":
         """``(minutes, hours, days, months, weekdays, both_days)``: the allowed values.
 
         Days and weekdays (0 = Sunday) leave out their ``L``, ``W`` and ``#``
@@ -1040,7 +1055,7 @@ class CronExpr:
         return (frozenset(self._minutes), frozenset(self._hours), frozenset(self._dom[0]),
                 frozenset(self._months), frozenset(self._dow[0]), self._day_and)
 
-    def __init__(self, expr):
+    def __init__(self, expr: str) -> None:
         if not isinstance(expr, str):
             raise CronSyntaxError("cron expression must be text", expr,
                                   "pass a string such as '0 9 * * 1-5'")
@@ -1083,8 +1098,8 @@ class CronExpr:
         self._min_next = _next_table(self._minutes, 59)
         self._hour_next = _next_table(self._hours, 23)
         self._month_next = _next_table(self._months, 12)
-        self._days_cache = {}
-        self._month_days = {}
+        self._days_cache: "dict[Any, Any]" = {}
+        self._month_days: "dict[Any, Any]" = {}
         if not dom_star and dow_star and not self._dom[1] and not any(
                 d <= (29 if m == 2 else _MONTH_DAYS[m]) for m in self._months for d in self._dom[0]):
             raise CronSyntaxError(
@@ -1112,7 +1127,7 @@ class CronExpr:
     def __hash__(self):
         return hash(self.expr)
 
-    def matches(self, dt, tz=None):
+    def matches(self, dt: datetime, tz: "_Zone | None" = None) -> bool:
         """Return True if the wall-clock minute of *dt* matches every field.
 
         *dt* and *tz* are read as in ``next_after``; seconds are ignored.
@@ -1126,7 +1141,7 @@ class CronExpr:
                 and wall.minute in self._minutes
                 and self._days(wall.year, wall.month)[wall.day] == wall.day)
 
-    def next_after(self, dt, tz=None):
+    def next_after(self, dt: datetime, tz: "_Zone | None" = None) -> datetime:
         """Return the first fire strictly after *dt*, as an aware datetime.
 
         *tz* is a zone name, a tzinfo or None; a ``CRON_TZ`` prefix wins over
@@ -1366,7 +1381,7 @@ _FULL_TABLES = {high: [max(v, low) for v in range(high + 1)] + [-1]
 # Day tables of a month of each length when every day matches.
 _MONTH_TABLES = {n: [1] + list(range(1, n + 1)) + [-1] * (32 - n)
                  for n in (28, 29, 30, 31)}
-_FIXED_ZONES = {}
+_FIXED_ZONES: "dict[Any, Any]" = {}
 
 
 def _fixed_offset(zone):
@@ -1590,9 +1605,9 @@ def _cron_wide_steps(expr):
 _CRONITER_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 6))
 _CRONITER_NAMES = {3: _MONTH_NAMES, 4: _DOW_NAMES}
 _UPSTREAM_FIELD_CHARS = frozenset("0123456789*,-/abcdefghijklmnopqrstuvwxyz")
-_CRONITER_READINGS = {}
-_CRONITER_DIFFS = {}
-_OFFSET_CHANGES = {}
+_CRONITER_READINGS: "dict[Any, Any]" = {}
+_CRONITER_DIFFS: "dict[Any, Any]" = {}
+_OFFSET_CHANGES: "dict[Any, Any]" = {}
 _PARITY_DAYS = 731  # the horizon of a comparison: two years from now
 _MINUTE = timedelta(minutes=1)
 
@@ -2042,7 +2057,7 @@ def _in_zone(aware, zone, via_utc=False):
                                 "use a time between the years 2 and 9998") from None
 
 
-def parse_schedule(text, *, now=None, tz=None):
+def parse_schedule(text: str, *, now: "datetime | None" = None, tz: "_Zone | None" = None) -> "_Record":
     """Parse a schedule as written by a user into an upstream schedule dict.
 
     Forms, tried in order: natural phrases (``every monday 9am``,
@@ -4894,7 +4909,7 @@ def _utf8_ok(text):
 
 # The configured values registered so far (their encoded forms are in _KNOWN_SECRETS),
 # and, built on first need, what finds one spread over lines or spaced out.
-_KNOWN_VALUES = frozenset()
+_KNOWN_VALUES: "frozenset[str]" = frozenset()
 _KNOWN_SPREAD = None
 _SPREAD_SEPARATORS = " \t\r\n="
 
@@ -5015,7 +5030,7 @@ def _redactor():
     return _REDACTOR
 
 
-def redact(text):
+def redact(text: str) -> str:
     """Return *text* with secrets masked (API keys, tokens, passwords, private keys).
 
     A masked secret keeps at most a short, non-secret hint of its prefix
@@ -5396,7 +5411,7 @@ _DENIABLE_RULES = frozenset(("prompt_injection", "disregard_rules", "prompt_leak
                              "jailbreak_persona"))
 # Every rule an operator can lift for one job with --allow-scan.
 _SCAN_RULES = ("invisible_unicode",) + tuple(dict.fromkeys(name for name, _, _ in _THREATS))
-_SCAN_RE = {}
+_SCAN_RE: "dict[Any, Any]" = {}
 
 
 def _scan_regexes():
@@ -6765,7 +6780,7 @@ def _signature_text(error):
     return re.sub(_SIG_TIME_PATTERN, _SIG_TIME_MASK, _normalize_error(error))[:_SIGNATURE_CHARS]
 
 
-def incident_id(job_id, error):
+def incident_id(job_id: str, error: str) -> str:
     """Return the incident id of a job's error: ``job_id[:6] + "_" + error_sig``.
 
     ``error_sig = sha256(job_id + signature)[:12]`` (hex), where the signature
@@ -6781,7 +6796,7 @@ def incident_id(job_id, error):
     return f"{job_id[:6]}_{sig[:12]}"
 
 
-def classify_failure(error):
+def classify_failure(error: str) -> str:
     """Return the failure type of an error text.
 
     A run's failed checks (``verify url: ...``) are ``unverified``, or
@@ -8049,7 +8064,7 @@ _CONTEXT_CAP = 8000
 _TRUNCATED = "\n\n[... output truncated ...]"
 
 
-def is_silent(response):
+def is_silent(response: "str | None") -> bool:
     """Return True if *response* asks for no delivery (the ``[SILENT]`` contract).
 
     True when the whole response, or its first or last non-empty line, is
@@ -9547,7 +9562,7 @@ _BATCH_GAP = 0.25
 _REAP_EVERY = 300
 _HEARTBEAT_FILE, _SUCCESS_FILE, _ERROR_FILE = (
     "ticker_heartbeat", "ticker_last_success", "ticker_last_error")
-_CRON_CACHE = {}
+_CRON_CACHE: "dict[Any, Any]" = {}
 
 
 def _cron(expr):
@@ -13639,9 +13654,59 @@ class CronHome:
     *runner* runs agent jobs: ``runner(prompt, job) -> response text``.
     Nothing is created until a method changes something.  Use it as a
     context manager, or call ``close()``, to close the ledger connection.
+
+    Records.  The methods return plain dicts (JSON-ready: what ``--json``
+    prints), each shape described here once; times are ISO 8601 texts with
+    an offset, ids are texts, absent values None.
+
+    job (``jobs``, ``job``, ``add_job``, ``edit_job``, ``pause_job``,
+        ``resume_job``, ``remove_job``): the ``jobs.json`` record, upstream's
+        fields: ``id`` (12 hex), ``name``, ``prompt``, ``schedule``
+        (``{kind: cron|interval|once, expr|minutes|run_at, display}``),
+        ``schedule_display``, ``tz``, ``state`` (scheduled, paused,
+        completed, error), ``enabled``, ``next_run_at``, ``last_run_at``,
+        ``last_status``, ``last_error``, ``last_delivery_error``,
+        ``failure_streak``, ``repeat`` (``{times, completed}``), ``deliver``,
+        ``script``, ``no_agent``, ``skills``, ``model``, ``provider``,
+        ``base_url``, ``workdir``, ``context_from``, ``created_at``,
+        ``paused_at``, ``paused_reason``; and the policies where set
+        (``timeout_seconds``, ``retries``, ``jitter_seconds``,
+        ``concurrency``, ``env``, ``labels``, ...: ``add_job``'s keywords).
+    run (``runs``, ``run_job``): an ``executions`` row: ``id``, ``job_id``,
+        ``source`` (builtin, direct, external), ``status`` (claimed, running,
+        completed, failed, unknown), ``scheduled_instant`` (the slot, UTC),
+        ``claimed_at``, ``started_at``, ``finished_at``, ``error``,
+        ``delivery_outcome``, ``process_id``, ``pid``, ``process_started_at``,
+        ``handoff_pending``, ``handoff_started_at``; ``verdict``,
+        ``attempt`` and ``retry_at`` where they apply.  ``run_job`` adds
+        ``already`` (True: the slot had this run before), and for a slot too
+        late to run, ``{"id": None, "status": "skipped", reason, detail}``.
+    incident (``incidents``, ``ack_incident``, ``reopen_incident``): ``id``
+        (``incident_id``), ``job_id``, ``state`` (detected, alerted, resolved,
+        closed: acked), ``failure_type`` (``classify_failure``), ``error``,
+        ``first_seen_at``, ``last_seen_at``, ``alerted_at``, ``acked_at``,
+        ``closed_at``, ``output_file``, ``generation``.
+    delivery (``deliveries``): ``execution_id``, ``status`` (pending,
+        delivering, delivered, failed, unknown, suppressed), ``job_json``
+        (the job as it was, a JSON text), ``content``, ``for_failure``,
+        ``created_at``, ``finished_at``, ``error``, ``attempts``,
+        ``next_try_at``, ``owner_process_id``, ``owner_pid``,
+        ``owner_started_at``.
+    note (``notepad``): ``{key, value, updated_at}``.
+    output (``outputs``): ``{file, execution_id, run_time, status}``.
+    tick report (``tick``): ``busy``, ``dispatched`` (``[{job_id,
+        execution_id, status, kind}]``), ``skipped`` (``[{job_id, reason,
+        scheduled_instant, detail}]``), ``reconciled`` (execution ids
+        settled ``unknown``); errors under ``config_error``, ``drain_error``,
+        ``housekeeping_error``.
+    ``status``, ``doctor``, ``why``, ``prompt``, ``apply`` and ``export``
+    document their own.
     """
 
-    def __init__(self, path=None, *, clock=None, environ=None, lock_timeout=None, runner=None):
+    def __init__(self, path: "str | os.PathLike[str] | None" = None, *,
+                 clock: "Callable[[], datetime] | None" = None,
+                 environ: "Mapping[str, str] | None" = None, lock_timeout: "float | None" = None,
+                 runner: "Callable[[str, _Record], str] | None" = None) -> None:
         environ = os.environ if environ is None else environ
         if lock_timeout is None:
             lock_timeout = _env_seconds(environ, "LOCK_TIMEOUT", _LOCK_TIMEOUT)
@@ -13658,54 +13723,54 @@ class CronHome:
                                doc="Warnings of the last configuration load (e.g. unknown keys).")
 
     @property
-    def runner(self):
+    def runner(self) -> "Callable[[str, _Record], str] | None":
         """The callable that runs agent jobs, or None."""
         return self.scheduler.runner
 
     @runner.setter
-    def runner(self, value):
+    def runner(self, value: "Callable[[str, _Record], str] | None") -> None:
         self.scheduler.runner = value
 
     def __repr__(self):
         return f"CronHome({self.path!r})"
 
-    def __enter__(self):
+    def __enter__(self) -> "CronHome":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         """Close the database connections (they reopen on the next use)."""
         self.scheduler.ledger.close()
         self.scheduler.deliveries.close()
 
     @property
-    def settings(self):
+    def settings(self) -> "_Record":
         """The validated configuration (config.json plus ``HERMES_CRON_*``)."""
         return self.scheduler.settings
 
-    def now(self):
+    def now(self) -> datetime:
         """Return the clock's current instant as an aware UTC datetime."""
         return self.scheduler.now()
 
     @property
-    def scripts_dir(self):
+    def scripts_dir(self) -> str:
         """The directory job scripts must live in."""
         return self.scheduler.scripts_dir
 
     @property
-    def skills_dir(self):
+    def skills_dir(self) -> str:
         """The directory searched for ``<name>/SKILL.md`` skill files."""
         return self.scheduler.skills_dir
 
-    def zone(self, job=None):
+    def zone(self, job: "_Record | None" = None) -> tzinfo:
         """Return the zone of *job* (or the home's default zone)."""
         return self.scheduler.zone(job)
 
     # -- reading --------------------------------------------------------------
 
-    def jobs(self, include_all=True, labels=None):
+    def jobs(self, include_all: bool = True, labels: "_Labels | None" = None) -> "list[_Record]":
         """Return the job records (dicts); without *include_all*, not completed ones.
 
         *labels* selects by label, as kubectl's ``-l``: ``"team=ops,tier!=web"``
@@ -13717,11 +13782,12 @@ class CronHome:
             jobs = [j for j in jobs if _selects(j, requirements)]
         return jobs if include_all else [j for j in jobs if _job_state(j) != "completed"]
 
-    def job(self, ref):
+    def job(self, ref: str) -> "_Record":
         """Return the job with id or (case-insensitive, unique) name *ref*."""
         return _find_job(self.scheduler.store.load()[1], ref)
 
-    def next_fires(self, what, count=5, *, tz=None, after=None):
+    def next_fires(self, what: str, count: int = 5, *, tz: "_Zone | None" = None,
+                   after: "datetime | None" = None) -> "list[datetime]":
         """Return the next *count* fire times of a job (id or name) or a schedule text.
 
         *tz* overrides the zone, *after* (an aware datetime, or naive in the
@@ -13762,15 +13828,27 @@ class CronHome:
 
     # -- changing -------------------------------------------------------------
 
-    def add_job(self, schedule, prompt="", *, name=None, tz=None, deliver=None, repeat=None,
-                skills=None, script=None, no_agent=False, context_from=None, model=None,
-                provider=None, base_url=None, workdir=None, paused=False, reason=None,
-                failure_deliver=None, allow_scan=None, api_key_env=None,
-                reasoning_effort=None, monitor_script=None, monitor_url=None,
-                interpreter=None, verify=None, on_unverified=None, watch=None,
-                timeout_seconds=None, retries=None, retry_backoff_seconds=None,
-                jitter_seconds=None, concurrency=None, env=None, labels=None,
-                misfire_grace_seconds=None, catch_up=None, history_limit=None):
+    def add_job(self, schedule: str, prompt: str = "", *, name: "str | None" = None,
+                tz: "str | None" = None, deliver: "str | None" = None,
+                repeat: "int | str | None" = None, skills: "Sequence[str] | None" = None,
+                script: "str | None" = None, no_agent: bool = False,
+                context_from: "Sequence[str] | None" = None, model: "str | None" = None,
+                provider: "str | None" = None, base_url: "str | None" = None,
+                workdir: "str | None" = None, paused: bool = False, reason: "str | None" = None,
+                failure_deliver: "str | None" = None,
+                allow_scan: "Sequence[str] | None" = None, api_key_env: "str | None" = None,
+                reasoning_effort: "str | None" = None, monitor_script: "str | None" = None,
+                monitor_url: "str | None" = None, interpreter: "str | None" = None,
+                verify: "Sequence[str | Mapping[str, Any]] | None" = None,
+                on_unverified: "str | None" = None, watch: "Sequence[str] | None" = None,
+                timeout_seconds: "float | str | None" = None, retries: "int | None" = None,
+                retry_backoff_seconds: "float | str | None" = None,
+                jitter_seconds: "float | str | None" = None, concurrency: "str | None" = None,
+                env: "Mapping[str, str | None] | None" = None,
+                labels: "Mapping[str, str] | None" = None,
+                misfire_grace_seconds: "float | str | None" = None,
+                catch_up: "bool | None" = None,
+                history_limit: "int | None" = None) -> "_Record":
         """Create a job and return its record.
 
         *schedule* is any form ``parse_schedule`` accepts.  Raises
@@ -13808,7 +13886,7 @@ class CronHome:
                         labels=labels, misfire_grace_seconds=misfire_grace_seconds,
                         catch_up=catch_up, history_limit=history_limit)
 
-    def edit_job(self, ref, **changes):
+    def edit_job(self, ref: str, **changes: "Any") -> "_Record":
         """Change fields of a job and return the new record.
 
         Accepts the keyword arguments of ``add_job`` but ``paused`` and
@@ -13912,7 +13990,7 @@ class CronHome:
 
         return self.scheduler.store.mutate(change, now)
 
-    def pause_job(self, ref, reason=None):
+    def pause_job(self, ref: str, reason: "str | None" = None) -> "_Record":
         """Pause a job (it keeps its ``next_run_at``) and return its record."""
         _check_not_in_job(self.scheduler, "pause")
         now = self.now()
@@ -13930,7 +14008,8 @@ class CronHome:
 
         return self.scheduler.store.mutate(change, now)
 
-    def resume_job(self, ref, *, run_now=False, at=None):
+    def resume_job(self, ref: str, *, run_now: bool = False,
+                   at: "str | datetime | None" = None) -> "_Record":
         """Resume a paused job and return its record.
 
         A recurring job keeps a past ``next_run_at`` as its due slot, so the
@@ -13979,7 +14058,7 @@ class CronHome:
 
         return self.scheduler.store.mutate(change, now)
 
-    def remove_job(self, ref):
+    def remove_job(self, ref: str) -> "_Record":
         """Delete a job and its output documents; return the removed record."""
         _check_not_in_job(self.scheduler, "remove")
 
@@ -13994,11 +14073,11 @@ class CronHome:
 
     # -- notepad and prompt -----------------------------------------------------
 
-    def notepad(self, ref):
+    def notepad(self, ref: str) -> "list[_Record]":
         """Return a job's notepad entries: ``[{key, value, updated_at}]`` sorted by key."""
         return self.scheduler.notepad.list(self.job(ref)["id"])
 
-    def set_note(self, ref, key, value):
+    def set_note(self, ref: str, key: str, value: str) -> None:
         """Set a notepad key of a job.
 
         Raises ``InvalidInputError`` (a ``ValueError``) for a key over 128
@@ -14008,7 +14087,7 @@ class CronHome:
         job_id = self._note_job(ref, "notepad set")
         self.scheduler.notepad.set(job_id, key, value, self.now())
 
-    def get_note(self, ref, key):
+    def get_note(self, ref: str, key: str) -> str:
         """Return the value of a notepad key; ``JobNotFoundError`` if it is not set."""
         job_id = self.job(ref)["id"]
         for note in self.scheduler.notepad.list(job_id):
@@ -14017,7 +14096,7 @@ class CronHome:
         raise JobNotFoundError(f"no notepad key for job {job_id}", key,
                                f"list the keys with 'notepad {job_id} list'")
 
-    def delete_note(self, ref, key):
+    def delete_note(self, ref: str, key: str) -> None:
         """Delete a notepad key; ``JobNotFoundError`` if it is not set."""
         job_id = self._note_job(ref, "notepad delete")
         if not self.scheduler.notepad.delete(job_id, key):
@@ -14030,7 +14109,7 @@ class CronHome:
             _check_not_in_job(self.scheduler, command)  # a job may write its own notepad only
         return job_id
 
-    def prompt(self, ref):
+    def prompt(self, ref: str) -> "_Record":
         """Return the prompt the job's next run would send, without running anything.
 
         A dict: ``prompt`` (a script's output is shown as a placeholder, since
@@ -14060,7 +14139,7 @@ class CronHome:
 
     # -- firing ---------------------------------------------------------------
 
-    def tick(self):
+    def tick(self) -> "_Record":
         """Run one scheduler pass and wait for the jobs it started.
 
         Returns a dict: ``busy`` (another tick held ``.tick.lock``; nothing
@@ -14073,7 +14152,8 @@ class CronHome:
         report, _ = _tick(self.scheduler, wait=True)
         return _public_report(report)
 
-    def run_job(self, ref, occurrence=None, retried=False):
+    def run_job(self, ref: str, occurrence: "str | datetime | None" = None,
+                retried: bool = False) -> "_Record":
         """Fire a job now, synchronously, and return its execution row.
 
         It ignores a pause, does not move ``next_run_at`` and does not count
@@ -14099,7 +14179,8 @@ class CronHome:
         row, existing = _run_now(self.scheduler, ref, occurrence, retried)
         return dict(row, already=existing)
 
-    def runs(self, ref=None, limit=20, labels=None):
+    def runs(self, ref: "str | None" = None, limit: int = 20,
+             labels: "_Labels | None" = None) -> "list[_Record]":
         """Return execution rows (dicts with the ledger's columns), newest first.
 
         *labels* keeps the runs of the jobs a label selector picks (see ``jobs``).
@@ -14121,7 +14202,7 @@ class CronHome:
             rows = ledger.rows_of(ids, limit)
         return _with_verdicts(ledger, rows)
 
-    def incidents(self, state=None, ref=None):
+    def incidents(self, state: "str | None" = None, ref: "str | None" = None) -> "list[_Record]":
         """Return incident rows (the table's columns), most recently seen first."""
         if state is not None and state not in _INCIDENT_STATES:
             raise InvalidInputError("unknown incident state", state,
@@ -14134,7 +14215,7 @@ class CronHome:
                 job_id = ref
         return self.scheduler.incidents.list(state, job_id)
 
-    def ack_incident(self, iid):
+    def ack_incident(self, iid: str) -> "_Record":
         """Close an incident for good: the same error stops alerting (returns the row)."""
         _check_not_in_job(self.scheduler, "incidents ack")
         row = self.scheduler.incidents.ack(self._incident_id(iid), self.now())
@@ -14144,7 +14225,7 @@ class CronHome:
                                    cli="list them with 'python -m hermes_cron incidents'")
         return row
 
-    def reopen_incident(self, iid):
+    def reopen_incident(self, iid: str) -> "_Record":
         """Undo an ack: the incident is open and its error alerts again (returns the row).
 
         Idempotent: an incident that is not closed is returned unchanged.
@@ -14162,26 +14243,26 @@ class CronHome:
         return _by_prefix(ref, [row["id"] for row in self.scheduler.incidents.list(None, None)],
                           "incident id") or ref
 
-    def deliveries(self, status=None, limit=100):
+    def deliveries(self, status: "str | None" = None, limit: int = 100) -> "list[_Record]":
         """Return delivery queue rows (the table's columns), newest first (reads only)."""
         if status is not None and status not in _DELIVERY_STATUSES:
             raise InvalidInputError("unknown delivery status", status,
                                     f"use one of {', '.join(_DELIVERY_STATUSES)}")
         return self.scheduler.deliveries.rows(status=status, limit=limit)
 
-    def status(self):
+    def status(self) -> "_Record":
         """Return the ticker's health, what is due and what needs an operator (reads only)."""
         return _status_counts(self.scheduler, _status(self.scheduler))
 
-    def doctor(self):
+    def doctor(self) -> "_Record":
         """Run read-only health checks: ``{"ok": bool, "findings": [{job_id, code, message}]}``."""
         return _doctor(self.scheduler)
 
-    def why(self, ref):
+    def why(self, ref: str) -> "_Record":
         """Explain why a job did or did not run at its last due slot (a dict; reads only)."""
         return _why(self.scheduler, ref)
 
-    def outputs(self, ref):
+    def outputs(self, ref: str) -> "list[_Record]":
         """Return a job's run documents, oldest first: ``[{file, execution_id, run_time}]``."""
         job = self.job(ref)
         directory = _output_dir(self.scheduler, job["id"])
@@ -14192,7 +14273,7 @@ class CronHome:
                         "run_time": head.get("Run Time"), "status": head.get("Status")})
         return out
 
-    def output(self, ref, execution_id=None):
+    def output(self, ref: str, execution_id: "str | None" = None) -> str:
         """Return the text of a job's latest run document (or the one of *execution_id*)."""
         docs = self.outputs(ref)
         if execution_id is not None:
@@ -14206,7 +14287,8 @@ class CronHome:
         with open(docs[-1]["file"], encoding="utf-8", errors="replace") as f:
             return f.read()
 
-    def export(self, engine, refs=(), tick=False, image=None):
+    def export(self, engine: str, refs: "Sequence[str]" = (), tick: bool = False,
+               image: "str | None" = None) -> str:
         """Render cron(8), systemd or Kubernetes definitions (text).
 
         Without *refs*: for crontab the every-minute ``tick`` line; for
@@ -14233,7 +14315,8 @@ class CronHome:
                                     "use crontab, systemd, kubernetes or jobs")
         return _export(self.scheduler, engine, list(refs), tick, image)
 
-    def apply(self, entries, *, prune=False, dry_run=False):
+    def apply(self, entries: "Sequence[Mapping[str, Any]]", *, prune: bool = False,
+              dry_run: bool = False) -> "list[_Record]":
         """Make the jobs match a jobs file's *entries* (a list of dicts); return the plan.
 
         Each entry names a job (matched case-insensitively) and holds
@@ -14250,7 +14333,8 @@ class CronHome:
         """
         return _apply(self.scheduler, entries, prune, dry_run)
 
-    def daemon(self, stop=None, drain=None):
+    def daemon(self, stop: "threading.Event | None" = None,
+               drain: "float | None" = None) -> None:
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
 
         SIGTERM and SIGINT set it too when called from the main thread.  Then
@@ -16305,7 +16389,7 @@ def _cmd_serve(home, args):
     thread.join(5)
 
 
-def main(argv=None):
+def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the command line with *argv* (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args, code = None, EXIT_OK

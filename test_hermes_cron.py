@@ -18580,6 +18580,76 @@ def test_meta_public_api_is_documented_and_private_names_are_underscored():
     assert public <= set(hc.__all__)
 
 
+def test_meta_public_api_is_annotated():
+    # Issue 27 item 7: every public function and method says what it takes and
+    # returns, in annotations Python 3.9 evaluates (strings where typing would
+    # be needed: the module never imports it).
+    tree = ast.parse(SOURCE)
+    public = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    functions = []
+    for name in hc.__all__:
+        node = public.get(name)
+        if isinstance(node, ast.FunctionDef):
+            functions.append((name, node))
+        elif isinstance(node, ast.ClassDef) and name in ("CronExpr", "CronHome",
+                                                         "HermesCronError"):
+            functions += [(f"{name}.{f.name}", f) for f in node.body
+                          if isinstance(f, ast.FunctionDef)
+                          and (not f.name.startswith("_") or f.name in (
+                              "__init__", "__enter__", "__exit__"))]
+    assert len(functions) > 45
+    for name, node in functions:
+        args = node.args
+        params = [a for a in args.posonlyargs + args.args + args.kwonlyargs
+                  if a.arg not in ("self", "cls")] + [a for a in (args.vararg, args.kwarg) if a]
+        assert all(a.annotation is not None for a in params), name
+        assert node.returns is not None, name
+    assert hc.CronHome.add_job.__annotations__["return"] == "_Record"
+    assert hc.CronExpr.next_after.__annotations__ == {"dt": hc.datetime, "tz": "_Zone | None",
+                                                      "return": hc.datetime}
+
+
+@pytest.mark.slow
+def test_meta_an_embedders_code_type_checks_against_the_api(tmp_path):
+    mypy = os.environ.get("HERMES_CRON_MYPY")
+    if not mypy:
+        pytest.skip("set HERMES_CRON_MYPY to a mypy (.ci/run installs one in a venv)")
+    (tmp_path / "good.py").write_text(textwrap.dedent("""\
+        import datetime
+        import hermes_cron as hc
+
+        with hc.CronHome("/tmp/x", runner=lambda prompt, job: "ok") as home:
+            job = home.add_job("every 30m", "p", name="n", retries=2, labels={"team": "ops"})
+            fire: datetime.datetime = home.next_fires(job["id"], 1, tz="UTC")[0]
+            rows = home.runs(job["id"], limit=5, labels="team=ops")
+            text: str = home.export("crontab") + hc.redact(rows[0]["error"] or "")
+            when = hc.CronExpr("0 9 * * 1-5").next_after(hc.parse_iso("2026-03-06T12:00Z"))
+            code: int = hc.main(["list"])
+        """))
+    (tmp_path / "bad.py").write_text(textwrap.dedent("""\
+        import hermes_cron as hc
+
+        home = hc.CronHome(path=7)
+        home.add_job(30, "p", retries="two")
+        count: int = home.export("crontab")
+        hc.CronExpr("* * * * *").next_after("2026-03-06")
+        """))
+    env = dict(os.environ, MYPYPATH=HERE)
+
+    def check(name):
+        return subprocess.run([mypy, "--python-version", "3.9", "--no-incremental",
+                               "--cache-dir", str(tmp_path / "cache"), str(tmp_path / name)],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    good = check("good.py")
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = check("bad.py")
+    errors = [line.split(" error: ")[1] for line in bad.stdout.splitlines() if " error: " in line]
+    assert bad.returncode == 1 and len(errors) == 5, bad.stdout
+    assert [e.split(" [")[-1] for e in errors] == ["arg-type]"] * 3 + ["assignment]",
+                                                                      "arg-type]"]
+
+
 def test_meta_the_tests_follow_the_modules_sections_in_order():
     import re
 
