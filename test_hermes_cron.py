@@ -16326,6 +16326,34 @@ def test_cli_incidents_close_is_ack(cli, home, clock, flaky):
                "(ids are in 'incidents --all')\n")
 
 
+@pytest.mark.slow
+def test_readme_quick_start_walks_through_with_no_failing_step(tmp_path, env):
+    # Issue 27: a new user's walk through the Quick start, as the README has
+    # it (its shell block, then its Python block), has no step that fails.
+    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    start = readme.index("## Quick start")
+    shell = readme[start:].split("```sh\n", 1)[1].split("```", 1)[0]
+    python = readme[start:].split("```python\n", 1)[1].split("```", 1)[0]
+    demo = str(tmp_path / "cron-demo")
+    (tmp_path / "bin").mkdir()
+    os.symlink(sys.executable, tmp_path / "bin" / "python3")
+    walk = dict(env, PATH=f"{tmp_path / 'bin'}{os.pathsep}{env['PATH']}", PYTHONPATH=HERE,
+                HERMES_CRON_NOW="2026-03-06T12:00:00+00:00")
+    r = subprocess.run(["bash", "-euc", shell.replace("/tmp/cron-demo", demo)], cwd=tmp_path,
+                       env=walk, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    lines = r.stdout.splitlines()
+    assert lines[:3] == ["Created job " + lines[0].split()[2] + " (digest)",
+                         "  schedule  weekdays at 9:30  (30 9 * * 1-5, Europe/Berlin)",
+                         "  next run  2026-03-09 08:30:00 UTC"]
+    assert "2026-03-09T09:30:00+01:00" in lines and "2028-02-29T00:00:00+00:00" in lines
+    assert lines[-1].startswith("Removed job ") and "error" not in r.stderr
+    r = subprocess.run([sys.executable, "-c", python.replace("/tmp/cron-demo", demo)],
+                       cwd=tmp_path, env=walk, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.split()[1] == "2026-03-09T09:00:00+00:00", r
+
+
 def test_the_first_job_brings_the_ledger_and_doctor_names_an_empty_file(cli, home):
     """The Quick start's ``sqlite3 executions.db`` answers before the first run."""
     path = os.path.join(home.path, "executions.db")
