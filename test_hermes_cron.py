@@ -16330,7 +16330,11 @@ def test_cli_incidents_close_is_ack(cli, home, clock, flaky):
 def test_readme_quick_start_walks_through_with_no_failing_step(tmp_path, env):
     # Issue 27: a new user's walk through the Quick start, as the README has
     # it (its shell block, then its Python block), has no step that fails.
-    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+    # The README is the repository's, not a vendored copy's: .ci/run names it.
+    path = os.environ.get("HERMES_CRON_README")
+    if not path:
+        pytest.skip("set HERMES_CRON_README to the README to walk (.ci/run does)")
+    with open(path, encoding="utf-8") as f:
         readme = f.read()
     start = readme.index("## Quick start")
     shell = readme[start:].split("```sh\n", 1)[1].split("```", 1)[0]
