@@ -15085,6 +15085,11 @@ def _cmd_next(home, args):
 #    The tick's log, tick, run and daemon, and the commands that read a home.
 # =============================================================================
 
+# The environment the C library's localtime() reads (a caller that swaps in
+# another mapping, as tests do, gets the tz database instead).
+_PROCESS_ENVIRON = os.environ
+
+
 class _TickLog:
     """The log of ``tick`` and ``daemon``: one line per event, each stamped.
 
@@ -15098,18 +15103,43 @@ class _TickLog:
     ``on_report``; run threads write through it, so a line is written whole.
     """
 
-    def __init__(self, home, as_json, daemon=False, zone=_UTC, arm=None):
-        self.home, self.as_json, self.daemon, self.zone = home, as_json, daemon, zone
+    def __init__(self, home, as_json, daemon=False, zone=None, arm=None):
+        self.home, self.as_json, self.daemon, self._zone = home, as_json, daemon, zone
         self.arm = arm  # called before the first run starts (tick's signal handlers)
         self._lock = _thread.allocate_lock()
         self._idle_said = None  # the daemon: when it last said 'no jobs due' (None: busy since)
         self._lost = set()  # streams that failed a write: not written again
 
+    @property
+    def zone(self):
+        """The operator's zone (``_display_zone``), resolved when a line first shows a time."""
+        if self._zone is None:
+            self._zone = _display_zone(self.home, None)
+        return self._zone
+
+    def _offset(self, now):
+        """*now*'s offset on the operator's clock, in seconds.
+
+        Where that clock is the system's (no ``timezone`` in config, no
+        ``$HERMES_TIMEZONE``) and the process reads the real environment, the
+        C library's ``localtime`` gives it: an empty tick need not load the
+        tz database for its one line.
+        """
+        home = self.home
+        if self._zone is None and home.environ is _PROCESS_ENVIRON and not (
+                os.environ.get("HERMES_TIMEZONE") or home.scheduler.settings.get("timezone")):
+            return time.localtime(now.timestamp()).tm_gmtoff
+        return _in_zone(now, self.zone).utcoffset().total_seconds()
+
     def say(self, event, text, stream=None, **fields):
         now = self.home.now()
         stamp = now.astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        local = _in_zone(now, self.zone)
-        local = stamp if not local.utcoffset() else _iso(local)
+        try:
+            offset = self._offset(now)
+        except HermesCronError:
+            offset = 0  # a config that cannot be read: the tick reports it; UTC meanwhile
+        local = stamp if not offset else _iso(now.astimezone(timezone(timedelta(
+            seconds=offset))))
         lines = [] if self.as_json and stream is None else \
             [(stream or sys.stdout, f"{local} {_printable(text)}\n")]
         if self.as_json:
@@ -16406,7 +16436,11 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                                     "out to use $HERMES_CRON_HOME or ~/.hermes/cron")
         _check_named_home(args)
         with CronHome(getattr(args, "home", None)) as home:
-            args.zone = _display_zone(home, args)
+            # tick and daemon resolve the operator's zone when a line needs it
+            # (an empty tick need not load the tz database); a --tz is checked now.
+            args.zone = None if args.command in ("tick", "daemon") and not (
+                getattr(args, "utc", False) or getattr(args, "shown_tz", None)) else \
+                _display_zone(home, args)
             code = _COMMANDS[args.command](home, args) or EXIT_OK
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return code

@@ -13457,6 +13457,33 @@ def test_stop_ctrl_c_on_run_lets_the_trap_run_and_records_a_quiet_failure(tmp_pa
 
 
 @pytest.mark.slow
+def test_tick_log_stamps_on_the_operators_clock_without_loading_the_tz_database(tmp_path, env):
+    # Issue 27 item 1 with 24.2: an empty tick's one line is on the operator's
+    # clock; where that is the system's ($TZ), the C library gives the offset.
+    home = str(tmp_path / "cron")
+    r = run_cli("--home", home, "add", "@daily", "p", env=dict(
+        env, HERMES_CRON_NOW="2026-03-06T11:00:00+00:00"))
+    assert r.returncode == 0, r.stderr
+    probe = ("import sys, hermes_cron as hc; rc = hc.main(['--home', sys.argv[1], 'tick']); "
+             "print(rc, 'zoneinfo' in sys.modules)")
+
+    def tick(**extra):
+        return subprocess.run([sys.executable, "-c", probe, home], cwd=HERE, env=dict(
+            env, HERMES_CRON_NOW="2026-03-06T12:00:30+00:00", **extra), capture_output=True,
+            text=True, timeout=60)
+
+    for zone, out in (("Europe/Berlin", "2026-03-06T13:00:30+01:00"),
+                      ("America/Sao_Paulo", "2026-03-06T09:00:30-03:00"),
+                      ("UTC", "2026-03-06T12:00:30Z")):
+        r = tick(TZ=zone)
+        assert (r.stdout, r.stderr) == (f"{out} no jobs due\n0 False\n", ""), zone
+    with open(os.path.join(home, "config.json"), "w") as f:
+        json.dump({"timezone": "Asia/Tokyo"}, f)
+    r = tick(TZ="")  # no $TZ: the home's zone, from the tz database
+    assert (r.stdout, r.stderr) == ("2026-03-06T21:00:30+09:00 no jobs due\n0 True\n", "")
+
+
+@pytest.mark.slow
 def test_stop_sigterm_on_tick_stops_its_runs_and_records_them_interrupted(tmp_path, env):
     # systemd stopping a tick unit, or a Job's deadline, sends SIGTERM: the
     # runs are stopped and recorded, not left 'running' with a dead owner.
