@@ -990,7 +990,8 @@ def _poll_flock(fd, timeout):
 
 
 _WAITERS_LOCK = _thread.allocate_lock()
-_ABANDONED: "dict[int, Any]" = {}  # inode of a lock file -> waiters that timed out and still wait on it
+# inode of a lock file -> waiters that timed out and still wait on it
+_ABANDONED: "dict[int, Any]" = {}
 _MAX_ABANDONED = 4
 
 
@@ -2057,7 +2058,8 @@ def _in_zone(aware, zone, via_utc=False):
                                 "use a time between the years 2 and 9998") from None
 
 
-def parse_schedule(text: str, *, now: "datetime | None" = None, tz: "_Zone | None" = None) -> "_Record":
+def parse_schedule(text: str, *, now: "datetime | None" = None,
+                   tz: "_Zone | None" = None) -> "_Record":
     """Parse a schedule as written by a user into an upstream schedule dict.
 
     Forms, tried in order: natural phrases (``every monday 9am``,
