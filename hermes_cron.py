@@ -11727,6 +11727,12 @@ def _with_verdicts(ledger, rows):
     return rows
 
 
+def _age_words(age):
+    """A heartbeat's age in words: ``12 s ago``; a stamp from the future (this
+    clock stepped back, or the ticker's is ahead) says so, never ``-40 s ago``."""
+    return f"{age} s ago" if age >= 0 else f"{-age} s ahead of this clock"
+
+
 def _status(home):
     """Heartbeat age, last tick, next due and overdue jobs (reads only)."""
     now = home.now()
@@ -12519,7 +12525,8 @@ def _why(home, ref):
                                              f"{_iso(slot + timedelta(seconds=_jitter(job, slot)))}")
     else:
         age = _status(home)["heartbeat_age_seconds"]
-        beat = f"last ticker heartbeat {age} s ago" if age is not None else "no ticker heartbeat"
+        beat = f"last ticker heartbeat {_age_words(age)}" if age is not None else \
+            "no ticker heartbeat"
         out.update(verdict="no_record", message=f"slot {instant} came due but nothing ran or "
                                                 f"skipped it ({beat}); next run "
                                                 f"{job.get('next_run_at')}")
@@ -13382,12 +13389,12 @@ def _ticker_html(info):
         return ('<div class="banner bad">Ticker: no heartbeat. Is anything calling '
                 '<code>python -m hermes_cron tick</code> every minute?</div>')
     if info["stalled"]:
-        return (f'<div class="banner bad">Ticker STALLED: last heartbeat {_h(age)} s ago '
+        return (f'<div class="banner bad">Ticker STALLED: last heartbeat {_h(_age_words(age))} '
                 f'(pid {_h(info["ticker_pid"])})</div>')
     last = (f'; last tick failed: {_h(_error_summary(info["last_error"]))}'
             if info["last_error"] else "")
-    return (f'<div class="banner{" bad" if last else ""}">Ticker alive: heartbeat {_h(age)} s '
-            f'ago (pid {_h(info["ticker_pid"])}){last}</div>')
+    return (f'<div class="banner{" bad" if last else ""}">Ticker alive: heartbeat '
+            f'{_h(_age_words(age))} (pid {_h(info["ticker_pid"])}){last}</div>')
 
 
 def _incidents_html(rows, zone, names=None):
@@ -15437,9 +15444,9 @@ def _cmd_status(home, args):
     if age is None:
         ticker = "no heartbeat: is anything calling 'python -m hermes_cron tick' every minute?"
     elif info["stalled"]:
-        ticker = f"STALLED: last heartbeat {age} s ago (pid {info['ticker_pid']})"
+        ticker = f"STALLED: last heartbeat {_age_words(age)} (pid {info['ticker_pid']})"
     else:
-        ticker = f"heartbeat {age} s ago (pid {info['ticker_pid']})"
+        ticker = f"heartbeat {_age_words(age)} (pid {info['ticker_pid']})"
     rows = [("ticker", ticker)]
     if info["last_error"]:
         rows.append(("last tick", f"failed: {_error_summary(info['last_error'])}"))
@@ -16239,9 +16246,9 @@ def _status_handler(home, token, bind="127.0.0.1", names=frozenset(),
                 if info["stalled"]:
                     return 503, "text/plain; charset=utf-8", (
                         f"unhealthy: ticker stalled, last heartbeat "
-                        f"{info['heartbeat_age_seconds']} s ago\n")
+                        f"{_age_words(info['heartbeat_age_seconds'])}\n")
                 return 200, "text/plain; charset=utf-8", (
-                    f"ok: heartbeat {info['heartbeat_age_seconds']} s ago\n")
+                    f"ok: heartbeat {_age_words(info['heartbeat_age_seconds'])}\n")
             if path == "/api/jobs":
                 data = reader.jobs(include_all="all" in query, labels=query.get("l"))
             elif path == "/api/runs":

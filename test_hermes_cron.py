@@ -11873,6 +11873,11 @@ def test_cli_tick_run_runs_and_status(cli, home, clock, tmp_path, ok_script):
     assert list(json.loads(out)[0]) == LEDGER_COLUMNS
     rc, out, _ = cli("status")
     assert out.splitlines()[0] == f"ticker     heartbeat 0 s ago (pid {os.getpid()})"
+    clock.advance(seconds=-40)  # this clock stepped back: the heartbeat is from its future
+    assert cli("status")[1].splitlines()[0] == \
+        f"ticker     heartbeat 40 s ahead of this clock (pid {os.getpid()})"
+    assert json.loads(cli("status", "--json")[1])["heartbeat_age_seconds"] == -40
+    clock.advance(seconds=40)
     assert json.loads(cli("status", "--json")[1])["next_due"]["job_id"] == job_id
     script(tmp_path, "bad.sh", "echo nope >&2; exit 1\n")
     cli("edit", "five", "--script", "bad.sh")
