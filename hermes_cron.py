@@ -3008,6 +3008,12 @@ def _check_env(value):
     return env
 
 
+def _label_metric_name(key):
+    """A job label's key as a Prometheus label name: ``label_`` and [a-zA-Z0-9_] only."""
+    return "label_" + "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_"
+                              for c in key)
+
+
 def _check_labels(value):
     """The job's ``labels``, as Kubernetes allows them (``team=ops``, ``app.io/tier=web``)."""
     import re
@@ -3024,6 +3030,14 @@ def _check_labels(value):
                 _LABEL_PART, text):
             raise InvalidInputError(f"label {key} needs a value of letters, digits, '-', '_' "
                                     f"and '.' (63 at most)", text, f"use e.g. --label {key}=ops")
+    seen = {}
+    for key in sorted(labels):
+        other = seen.setdefault(_label_metric_name(key), key)
+        if other != key:  # one series cannot carry one label name twice
+            raise InvalidInputError(f"labels {other} and {key} would both be the metrics label "
+                                    f"{_label_metric_name(key)}", key,
+                                    "rename one: hermes_cron_job_labels spells each key with "
+                                    "[a-zA-Z0-9_] only")
     return labels
 
 
@@ -11957,12 +11971,6 @@ def _epoch_of(value):
     return when.timestamp() if when is not None else None
 
 
-def _label_metric_name(key):
-    """A job label's key as a Prometheus label name: ``label_`` and [a-zA-Z0-9_] only."""
-    return "label_" + "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_"
-                              for c in key)
-
-
 def _metrics_text(home):
     """The home in the Prometheus text exposition format 0.0.4 (reads only).
 
@@ -11979,8 +11987,10 @@ def _metrics_text(home):
     for job in jobs:
         ids = {"job_id": job.get("id") or "", "job_name": job.get("name") or ""}
         if _policy(job, "labels"):  # as kube-state-metrics' kube_*_labels: label_<key>
-            per_job["labels"].append((dict(ids, **{_label_metric_name(k): str(v) for k, v in
-                                                   job["labels"].items()}), 1))
+            named = dict(ids)
+            for key, value in job["labels"].items():  # a hand-edited a.b beside a_b: the
+                named.setdefault(_label_metric_name(key), str(value))  # first one stays
+            per_job["labels"].append((named, 1))
         schedule = job.get("schedule") if isinstance(job.get("schedule"), dict) else {}
         per_job["info"].append((dict(
             ids, schedule=schedule.get("expr") or schedule.get("display") or

@@ -3034,6 +3034,20 @@ def test_labels_in_metrics_and_the_status_site(site, home, tmp_path):
         400, "a label selector needs a key in each part: '=ops': use e.g. -l team=ops or "
              "-l 'team=ops,tier!=web'\n")
     assert web.get("/?l=%2C")[0] == 400
+    # Two keys that one metrics label name would spell alike are refused; a
+    # hand-edited pair keeps the series valid (the first one stays).
+    with pytest.raises(hc.InvalidInputError) as caught:
+        home.edit_job("ops", labels={"a_b": "1", "a.b": "2"})
+    assert str(caught.value) == ("labels a.b and a_b would both be the metrics label "
+                                 "label_a_b: 'a_b': rename one: hermes_cron_job_labels spells "
+                                 "each key with [a-zA-Z0-9_] only")
+    doc = json.loads(jobs_bytes(home))
+    doc["jobs"][0]["labels"] = {"a_b": "1", "a.b": "2"}
+    write_jobs(home, json.dumps(doc))
+    text = hc._metrics_text(home.scheduler)
+    assert f'hermes_cron_job_labels{{job_id="{doc["jobs"][0]["id"]}",job_name="' \
+           f'{doc["jobs"][0]["name"]}",label_a_b="1"}} 1' in text.splitlines()
+    check_exposition(text)
 
 
 # -- env --
