@@ -10923,6 +10923,7 @@ class _Scheduler:
         self.after_tick = None  # (home, path): writes config metrics_textfile after a tick
         self._settings = None
         self.config_unread = False  # this tick trusted .config.seen (see reload_settings)
+        self.unread_timezone = ""  # then, the config's timezone .config.seen names
         self._default_zone = None  # (settings, zone variables, the zone they gave)
 
     @property
@@ -10954,9 +10955,12 @@ class _Scheduler:
         if stamp is not None:
             try:
                 with open(seen, "rb") as f:
-                    if f.read() == stamp.encode():
-                        self.config_unread = True
-                        return None
+                    # The stamp's line, then the config's timezone (empty for
+                    # none): what the tick's log needs of an unread config.
+                    lines = f.read().decode("utf-8", "replace").split("\n")
+                if len(lines) == 3 and lines[0] + "\n" == stamp:
+                    self.config_unread, self.unread_timezone = True, lines[1]
+                    return None
             except OSError:
                 pass
         try:
@@ -10969,7 +10973,8 @@ class _Scheduler:
         try:
             # Advisory, as the due summary: a lost file only costs a read.
             if stamp is not None and not self._settings.get("metrics_textfile"):
-                _replace_small(seen, stamp)
+                zone = self._settings.get("timezone")
+                _replace_small(seen, f"{stamp}{zone if isinstance(zone, str) else ''}\n")
             elif quick:
                 os.unlink(seen)
         except OSError:
@@ -15133,7 +15138,14 @@ class _TickLog:
     def zone(self):
         """The operator's zone (``_display_zone``), resolved when a line first shows a time."""
         if self._zone is None:
-            self._zone = _display_zone(self.home, None)
+            scheduler = self.home.scheduler
+            hint = scheduler.unread_timezone if scheduler.config_unread else ""
+            try:
+                # An unread config's timezone, from .config.seen: no json for it.
+                self._zone = _zone(hint) if hint and not self.home.environ.get(
+                    "TZ", "").lstrip(":") else _display_zone(self.home, None)
+            except HermesCronError:
+                self._zone = _display_zone(self.home, None)
         return self._zone
 
     def _offset(self, now):
@@ -15144,9 +15156,11 @@ class _TickLog:
         C library's ``localtime`` gives it: an empty tick need not load the
         tz database for its one line.
         """
-        home = self.home
-        if self._zone is None and home.environ is _PROCESS_ENVIRON and not (
-                os.environ.get("HERMES_TIMEZONE") or home.scheduler.settings.get("timezone")):
+        scheduler = self.home.scheduler
+        if self._zone is None and self.home.environ is _PROCESS_ENVIRON and not (
+                os.environ.get("HERMES_TIMEZONE") or (
+                    scheduler.unread_timezone if scheduler.config_unread else
+                    scheduler.settings.get("timezone"))):
             return time.localtime(now.timestamp()).tm_gmtoff
         return _in_zone(now, self.zone).utcoffset().total_seconds()
 
@@ -15314,9 +15328,10 @@ def _cmd_tick(home, args):
     # Ctrl-C stop the runs and record them interrupted, as 'run' does, rather
     # than leave them running with no owner.  Armed only when a run starts: an
     # empty tick does not import signal.
-    stop, armed = _stop_runs_on_signals(home), []
+    armed = []
 
     def arm():
+        stop = _stop_runs_on_signals(home)
         stop.__enter__()
         armed.append(stop)
 

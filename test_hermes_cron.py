@@ -3422,8 +3422,8 @@ def test_jitter_instants_are_the_same_in_every_process(tmp_path, env):
     assert text == "".join(t + "\n" for t in first)
     delay = hc._jitter(job, slots[0])
     assert _crash_cli(env, home, now, "why", "jit").stdout == (
-        f"{job['id']}: not_due: no slot has come due yet; next run 2026-03-06T13:00:00+00:00 "
-        f"(it fires at {first[0]}: jitter {delay} s)\n")
+        f"{job['id']}: not_due: no slot has come due yet; next run 2026-03-06 13:00:00 UTC "
+        f"(it fires at {hc._shown(first[0], UTC)}: jitter {delay} s)\n")
 
 
 # -- concurrency --
@@ -4257,7 +4257,8 @@ def test_tick_reads_a_config_it_saw_clean_only_when_it_changes(home, clock, ok_s
     seen = os.path.join(home.path, ".config.seen")
     assert "config_error" not in home.tick()
     st = os.stat(os.path.join(home.path, "config.json"))
-    assert open(seen).read() == f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} -\n"
+    # The stamp, then the config's timezone (none here) for the tick's log.
+    assert open(seen).read() == f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} -\n\n"
     loads = []
     real_load = hc._load_config
     monkeypatch.setattr(hc, "_load_config", lambda *a, **k: loads.append(1) or real_load(*a, **k))
@@ -12728,7 +12729,7 @@ def test_fault_a_clock_step_never_expires_a_live_run_on_this_host(tmp_path, env)
             r = _crash_cli(env, home, now, "tick")
             assert r.returncode == 0 and "completed" not in r.stdout, r.stdout
             assert [row[:2] for row in _crash_rows(home)] == [(_CRASH_SLOT, "running")]
-        assert "skipped overlap 2026-03-06T12:20:00+00:00" in _crash_cli(
+        assert "skipped overlap 2026-03-06 12:20:00 UTC" in _crash_cli(
             env, home, "2026-03-06T12:20:30+00:00", "tick").stdout
         os.unlink(tmp_path / "gate")
         os.kill(pids[1], signal.SIGKILL)  # the script's 'sleep': the script then ends
@@ -12762,9 +12763,9 @@ def test_fault_after_a_forward_clock_excursion_jobs_come_back_at_once(tmp_path, 
     assert r.returncode == 0
     assert r.stdout == _stamped(
         "2026-03-06T12:30:00+00:00", f"{job_id} skipped next_run_from_future "
-        f"2026-03-09T13:00:00+00:00: next_run_at 2026-03-09T13:00:00+00:00 lies beyond what the "
+        f"2026-03-09 13:00:00 UTC: next_run_at 2026-03-09 13:00:00 UTC lies beyond what the "
         f"schedule allows from now (the clock was ahead when it was computed); moved to "
-        f"2026-03-06T13:00:00+00:00")
+        f"2026-03-06 13:00:00 UTC")
     assert _crash_jobs(home)[0]["next_run_at"] == "2026-03-06T13:00:00+00:00"
     conn = sqlite3.connect(os.path.join(home, "executions.db"))
     assert conn.execute("SELECT reason FROM cron_skips").fetchall() == [
@@ -13498,8 +13499,14 @@ def test_tick_log_stamps_on_the_operators_clock_without_loading_the_tz_database(
         assert (r.stdout, r.stderr) == (f"{out} no jobs due\n0 False\n", ""), zone
     with open(os.path.join(home, "config.json"), "w") as f:
         json.dump({"timezone": "Asia/Tokyo"}, f)
-    r = tick(TZ="")  # no $TZ: the home's zone, from the tz database
-    assert (r.stdout, r.stderr) == ("2026-03-06T21:00:30+09:00 no jobs due\n0 True\n", "")
+    # A config seen clean is not read again (.config.seen, trusted at once here).
+    probe = probe.replace("'zoneinfo' in sys.modules", "sorted({'zoneinfo', 'json'} & set("
+                                                        "sys.modules))").replace(
+        "rc = ", "hc._RACY_NS = 0; rc = ")
+    for imported in (["json", "zoneinfo"], ["zoneinfo"]):  # the config read once, then seen
+        r = tick(TZ="")  # no $TZ: the home's zone (config's), from the tz database
+        assert (r.stdout, r.stderr) == (f"2026-03-06T21:00:30+09:00 no jobs due\n0 "
+                                        f"{imported}\n", "")
 
 
 @pytest.mark.slow
@@ -17698,7 +17705,7 @@ def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
                                       f"echo \"rc=${{PIPESTATUS[0]}}\""],
                        cwd=HERE, env=env, capture_output=True, text=True, timeout=60)
     assert (r.stdout.splitlines(), r.stderr) == ([
-        "ID            NAME      SCHEDULE  STATE      NEXT RUN          LAST", "rc=0"], "")
+        "ID            NAME      SCHEDULE  STATE      NEXT RUN              LAST", "rc=0"], "")
 
 
 # ---- campaign: a seeded, model-based fault campaign over real processes -------------
