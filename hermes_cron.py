@@ -11670,15 +11670,19 @@ def _daemon(home, stop, drain, on_report=None):
         received = signal.Signals(signum).name
         stop.set()
 
+    saved = {}
     if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, on_signal)
-    say = on_report or (lambda report: None)
-    say({"stage": "start"})
-    threads = _daemon_loop(home, stop, say)
-    say({"stage": "stopping", "signal": received, "running": len(threads), "drain": drain})
-    _drain_runs(home, threads, drain, grace, say)
-    say({"stage": "stopped"})
+        saved = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        say = on_report or (lambda report: None)
+        say({"stage": "start"})
+        threads = _daemon_loop(home, stop, say)
+        say({"stage": "stopping", "signal": received, "running": len(threads), "drain": drain})
+        _drain_runs(home, threads, drain, grace, say)
+        say({"stage": "stopped"})
+    finally:
+        for sig, handler in saved.items():  # an embedder's own handlers come back
+            signal.signal(sig, handler)
 
 
 def _daemon_loop(home, stop, say):
@@ -14361,7 +14365,8 @@ class CronHome:
                drain: "float | None" = None) -> None:
         """Tick at every minute boundary until *stop* (a threading.Event) is set.
 
-        SIGTERM and SIGINT set it too when called from the main thread.  Then
+        SIGTERM and SIGINT set it too when called from the main thread (their
+        handlers before the call are back when it returns).  Then
         it stops claiming, waits up to *drain* seconds (default
         ``$HERMES_CRON_DRAIN_SECONDS`` or 30) for running jobs, sends what is
         left SIGTERM (after Ctrl-C too), then SIGKILL

@@ -12041,6 +12041,23 @@ def test_cli_tick_json_log_is_one_object_per_event(cli, home, clock, tmp_path):
     assert err.startswith("2026-03-06T15:05:00Z hermes_cron: error: config.json is not valid")
 
 
+def test_daemon_gives_an_embedders_signal_handlers_back_when_it_returns(tmp_path, env):
+    # CronHome.daemon() takes SIGTERM and SIGINT while it runs, not for good.
+    import threading
+
+    mine = lambda signum, frame: None  # noqa: E731
+    before = {sig: signal.signal(sig, mine) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        stop = threading.Event()
+        stop.set()  # stop at once: the first wait sees it
+        with hc.CronHome(tmp_path / "cron", environ=env) as home:
+            home.daemon(stop, drain=0)
+        assert signal.getsignal(signal.SIGTERM) is mine and signal.getsignal(signal.SIGINT) is mine
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 def test_daemon_log_says_no_jobs_due_when_that_changes_or_hourly(home, clock, capsys):
     """The daemon ticks every minute: an idle line a minute would bury what matters."""
     log = hc._TickLog(home, False, daemon=True)
