@@ -13571,7 +13571,8 @@ def _status_page(home, query=None, zone=None):
     jobs = [(f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
              _strip_svg(outcomes.get(job.get("id"))),
              f'<span class="nw">{_h(_friendly_schedule(job, zone))}</span>',
-             _h(_job_state(job)), _when_html(job.get("next_run_at"), zone),
+             _h(_job_state(job)), _when_html(job.get("next_run_at"), zone)
+             if _job_state(job) == "scheduled" else "-",  # as 'list': a paused job's is stale
              _when_html(job.get("last_run_at"), zone), _h(job.get("failure_streak") or 0),
              _labels_html(job)) for job in listed]
     counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),

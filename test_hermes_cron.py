@@ -14558,6 +14558,9 @@ def test_site_job_page_pages_its_whole_history_and_filters_the_failed(home, cloc
     assert failed.count("<tr><td><code>") == 3 and "Page 1 of 1 (3 runs)" in failed
     assert 'Show: <a href="/job/%s">every run</a> · failed only' % job["id"] in failed
     assert hc._job_page(home, "hourly", {"page": "x"}).count("<tr><td><code>") == 50
+    # A paused job's stored next run is stale: the front page says '-', as 'list' does.
+    home.pause_job("hourly")
+    assert "<td>paused</td><td>-</td>" in hc._status_page(home)
     # The pictures: the last 50 outcomes (3 failed) and their durations, up to 120 s.
     assert 'aria-label="last 50 outcomes, 3 failed"' in page
     assert 'aria-label="durations of the last 50 runs, longest 120 s"' in page
