@@ -6,6 +6,7 @@ Run from the repo root:
     python benchmarks/vs_apscheduler.py              # 10,000 jobs, 1,000 due (a few minutes)
     python benchmarks/vs_apscheduler.py --quick      # 1,000 jobs, 100 due
     python benchmarks/vs_apscheduler.py --venv DIR   # reuse (or create) the venv in DIR
+    python benchmarks/vs_apscheduler.py --wal        # hermes_cron's stores in WAL
 
 Issue 24's comparison.  This script is stdlib only; it makes a throwaway
 venv (under the temp dir unless --venv) with this interpreter and
@@ -84,11 +85,18 @@ def log(msg):
     print(f"[vs_apscheduler {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def child_env(now=None):
+# --wal: the hermes_cron processes run with HERMES_CRON_SQLITE_WAL=1 (WAL on a
+# SQLite that has the WAL-reset bug, as 3.51.3 and later use by default).
+HERMES_ENV = {}
+
+
+def child_env(now=None, hermes=False):
     env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_CRON_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if now is not None:
         env["HERMES_CRON_NOW"] = now
+    if hermes:
+        env.update(HERMES_ENV)
     return env
 
 
@@ -232,7 +240,7 @@ def build_hermes(parent, n_jobs, n_due, parallel):
     os.makedirs(home, mode=0o700)
     with open(os.path.join(home, "config.json"), "w") as f:
         json.dump({"max_parallel": parallel}, f)
-    env = child_env(CREATE_NOW)
+    env = child_env(CREATE_NOW, hermes=True)
     for schedule, name in (("* * * * *", "due0"), ("0 9 * * *", "idle0")):
         r = subprocess.run([sys.executable, "-m", "hermes_cron", "--home", home, "add", schedule,
                             "--no-agent", "--script", "noop.sh", "--name", name],
@@ -463,7 +471,7 @@ def measure(root, py, n_jobs, n_due, parallel, runs, settle=0.0):
                 shutil.copytree(h_tpl, d)
                 home = os.path.join(d, "home")
                 r = spawner.run([py, "-m", "hermes_cron", "--home", home, "tick"],
-                                child_env(BUSY_NOW), REPO_ROOT)
+                                child_env(BUSY_NOW, hermes=True), REPO_ROOT)
                 p = check_hermes(home, h_due, r)
                 # Kept until the end: deleting its 2,000 files here would make
                 # the next runs' file creations pay for them (see --settle).
@@ -529,7 +537,12 @@ def main(argv=None):
                     help="sleep S seconds before each run (31: past ext4's 30 s memory of "
                          "recently deleted inodes, which a file system without a journal "
                          "scans past at every file it creates)")
+    ap.add_argument("--wal", action="store_true",
+                    help="hermes_cron's stores in WAL (HERMES_CRON_SQLITE_WAL=1), as on a "
+                         "SQLite of 3.51.3 or later; the default is what this SQLite gets")
     args = ap.parse_args(argv)
+    if args.wal:
+        HERMES_ENV["HERMES_CRON_SQLITE_WAL"] = "1"
     n_jobs, n_due, runs = SIZES[args.quick]
     n_jobs, n_due, runs = args.jobs or n_jobs, args.due or n_due, args.runs or runs
     parallel = args.parallel or n_due
@@ -543,7 +556,7 @@ def main(argv=None):
                                                   else os.path.join(root, "venv"))
         result = {"machine": machine(py, aps_version, sa_version), "jobs": n_jobs, "due": n_due,
                   "parallel": parallel, "runs": runs}
-        result["settle_s"] = args.settle
+        result["settle_s"], result["hermes_env"] = args.settle, dict(HERMES_ENV)
         result.update(measure(root, py, n_jobs, n_due, parallel, runs, args.settle))
     except BenchError as exc:
         print(f"vs_apscheduler: {exc}", file=sys.stderr)
@@ -572,6 +585,7 @@ def report(res):
     print(f"{res['jobs']:,} jobs, {res['due']:,} due at once, parallelism {res['parallel']:,}; "
           f"medians of {res['runs']} interleaved runs each"
           + (f", {res['settle_s']:g} s of rest before each" if res.get("settle_s") else "")
+          + "".join(f"; hermes_cron with {k}={v}" for k, v in res.get("hermes_env", {}).items())
           + f"; {res['elapsed_s']:.0f} s in all")
     print()
     print(f"{'':<12} {'wall':>9} {'CPU':>9} {'peak RSS':>10}")
