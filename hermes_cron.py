@@ -3032,10 +3032,11 @@ def _check_labels(value):
                                     f"and '.' (63 at most)", text, f"use e.g. --label {key}=ops")
     seen = {}
     for key in sorted(labels):
-        other = seen.setdefault(_label_metric_name(key), key)
+        name = _label_metric_name(key)
+        other = seen.setdefault(name, key)
         if other != key:  # one series cannot carry one label name twice
             raise InvalidInputError(f"labels {other} and {key} would both be the metrics label "
-                                    f"{_label_metric_name(key)}", key,
+                                    f"{name}", key,
                                     "rename one: hermes_cron_job_labels spells each key with "
                                     "[a-zA-Z0-9_] only")
     return labels
@@ -10924,7 +10925,7 @@ class _Scheduler:
         self._settings = None
         self.config_unread = False  # this tick trusted .config.seen (see reload_settings)
         self.unread_timezone = ""  # then, the config's timezone .config.seen names
-        self._default_zone = None  # (settings, zone variables, the zone they gave)
+        self._default_zone = None  # (settings or timezone, zone variables, the zone)
 
     @property
     def settings(self):
@@ -10950,6 +10951,7 @@ class _Scheduler:
         a tick with nothing due reads no config and imports no ``json``.
         """
         self._settings, self.bad_config, self.config_unread = None, {}, False
+        self._default_zone = None  # resolved again: /etc/localtime may have changed too
         stamp = _config_stamp(self.path, self.environ) if quick else None
         seen = os.path.join(self.path, _CONFIG_SEEN_FILE)
         if stamp is not None:
@@ -11009,18 +11011,27 @@ class _Scheduler:
             return os.path.join(self.path, os.path.expanduser(configured))
         return os.path.join(os.path.dirname(self.path), default)
 
+    def config_timezone(self):
+        """Config ``timezone`` (None if unset).  While this tick trusts an unread
+        config (``.config.seen``) it is the one that file names: asking reads nothing."""
+        if self.config_unread and self._settings is None:
+            return self.unread_timezone or None
+        return self.settings.get("timezone")
+
     def zone(self, job=None):
         """Return the zone of *job* (or the home's default zone)."""
         if isinstance(job, dict) and job.get("tz"):
             return _job_zone(job, self.settings, self.environ)
         # The default zone is resolved once per configuration load (every
         # tick reloads it) and zone environment: a thousand jobs need not read
-        # /etc/localtime each.
-        settings = self.settings
+        # /etc/localtime each.  An unread config is known by its timezone.
+        unread = self.config_unread and self._settings is None
+        source = self.unread_timezone if unread else self.settings
         env = (self.environ.get("HERMES_TIMEZONE"), self.environ.get("TZ"))
         cached = self._default_zone
-        if cached is None or cached[0] is not settings or cached[1] != env:
-            cached = self._default_zone = (settings, env, _job_zone({}, settings, self.environ))
+        if cached is None or cached[0] is not source or cached[1] != env:
+            named = {"timezone": self.unread_timezone} if unread else source
+            cached = self._default_zone = (source, env, _job_zone({}, named, self.environ))
         return cached[2]
 
     def jobs(self, include_all=True):
@@ -13571,10 +13582,10 @@ def _status_page(home, query=None, zone=None):
     jobs = [(f'<a href="{_job_href(job.get("id"))}">{_h(job.get("name") or job.get("id"))}</a>',
              _strip_svg(outcomes.get(job.get("id"))),
              f'<span class="nw">{_h(_friendly_schedule(job, zone))}</span>',
-             _h(_job_state(job)), _when_html(job.get("next_run_at"), zone)
-             if _job_state(job) == "scheduled" else "-",  # as 'list': a paused job's is stale
+             _h(state), _when_html(job.get("next_run_at"), zone)
+             if state == "scheduled" else "-",  # as 'list': a paused job's is stale
              _when_html(job.get("last_run_at"), zone), _h(job.get("failure_streak") or 0),
-             _labels_html(job)) for job in listed]
+             _labels_html(job)) for job, state in ((j, _job_state(j)) for j in listed)]
     counts = (("jobs", f'{info["active_jobs"]} active of {info["jobs"]}'),
               ("running now", info["running"]), ("failing jobs", info["failing_jobs"]),
               ("open incidents", info["open_incidents"]),
@@ -15144,14 +15155,7 @@ class _TickLog:
     def zone(self):
         """The operator's zone (``_display_zone``), resolved when a line first shows a time."""
         if self._zone is None:
-            scheduler = self.home.scheduler
-            hint = scheduler.unread_timezone if scheduler.config_unread else ""
-            try:
-                # An unread config's timezone, from .config.seen: no json for it.
-                self._zone = _zone(hint) if hint and not self.home.environ.get(
-                    "TZ", "").lstrip(":") else _display_zone(self.home, None)
-            except HermesCronError:
-                self._zone = _display_zone(self.home, None)
+            self._zone = _display_zone(self.home, None)
         return self._zone
 
     def _offset(self, now):
@@ -15162,11 +15166,8 @@ class _TickLog:
         C library's ``localtime`` gives it: an empty tick need not load the
         tz database for its one line.
         """
-        scheduler = self.home.scheduler
         if self._zone is None and self.home.environ is _PROCESS_ENVIRON and not (
-                os.environ.get("HERMES_TIMEZONE") or (
-                    scheduler.unread_timezone if scheduler.config_unread else
-                    scheduler.settings.get("timezone"))):
+                os.environ.get("HERMES_TIMEZONE") or self.home.scheduler.config_timezone()):
             return time.localtime(now.timestamp()).tm_gmtoff
         return _in_zone(now, self.zone).utcoffset().total_seconds()
 

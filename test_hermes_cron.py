@@ -12319,6 +12319,21 @@ def _crash_wait_file(path, proc=None, timeout=15.0):
         return f.read()
 
 
+def _signal_once_ready(proc, ready, sig, timeout=20):
+    """Send *sig* to *proc* once it wrote the file *ready*; return its (stdout, stderr).
+
+    A process still alive when this returns or raises (a timeout) is killed.
+    """
+    try:
+        _crash_wait_file(ready, proc)
+        proc.send_signal(sig)
+        return proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def _crash_alive(pid):
     """True if *pid* exists and is not a zombie."""
     try:
@@ -13412,14 +13427,7 @@ def test_daemon_log_stamps_every_line_from_start_to_stop(tmp_path, env):
     daemon = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "daemon"],
                               cwd=HERE, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
-    try:
-        _crash_wait_file(str(marker), daemon)
-        daemon.send_signal(signal.SIGTERM)
-        out, err = daemon.communicate(timeout=20)
-    finally:
-        if daemon.poll() is None:
-            daemon.kill()
-            daemon.communicate()
+    out, err = _signal_once_ready(daemon, str(marker), signal.SIGTERM)
     assert (daemon.returncode, err) == (0, "")
     job_id, eid = _crash_jobs(home)[0]["id"], _crash_rows(home)[0][4]
     stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ "
@@ -13469,14 +13477,8 @@ def test_stop_ctrl_c_on_run_lets_the_trap_run_and_records_a_quiet_failure(tmp_pa
         sleep 30 & wait
     """)
     run = _stop_run(home, env)
-    try:
-        _crash_wait_file(ready, run)
-        run.send_signal(signal.SIGINT)  # what Ctrl-C sends; the script is in its own session
-        out, err = run.communicate(timeout=5)
-    finally:
-        if run.poll() is None:
-            run.kill()
-            run.communicate()
+    # What Ctrl-C sends; the script is in its own session.
+    out, err = _signal_once_ready(run, ready, signal.SIGINT, timeout=5)
     assert run.returncode == 130, (out, err)
     assert open(trapped).read() == "trapped\n"  # SIGTERM was forwarded: the trap ran
     [(_, status, source, error, eid)] = _crash_rows(home)
@@ -13543,14 +13545,7 @@ def test_stop_sigterm_on_tick_stops_its_runs_and_records_them_interrupted(tmp_pa
     tick = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "tick"],
                             cwd=HERE, env=due, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    try:
-        _crash_wait_file(ready, tick)
-        tick.send_signal(signal.SIGTERM)
-        out, err = tick.communicate(timeout=20)
-    finally:
-        if tick.poll() is None:
-            tick.kill()
-            tick.communicate()
+    out, err = _signal_once_ready(tick, ready, signal.SIGTERM)
     assert (tick.returncode, err) == (130, ""), (out, err)
     assert open(trapped).read() == "trapped\n"  # forwarded: the script's trap ran
     [(_, status, source, error, eid)] = _crash_rows(home)
@@ -13621,14 +13616,7 @@ def test_stop_daemon_sigterm_lets_the_trap_run_without_incident_or_alert(tmp_pat
     daemon = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home, "daemon"],
                               cwd=HERE, env=dict(env, HERMES_CRON_DRAIN_SECONDS="0.2"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        _crash_wait_file(ready, daemon)
-        daemon.send_signal(signal.SIGTERM)  # docker stop
-        out, err = daemon.communicate(timeout=5)
-    finally:
-        if daemon.poll() is None:
-            daemon.kill()
-            daemon.communicate()
+    out, err = _signal_once_ready(daemon, ready, signal.SIGTERM, timeout=5)  # docker stop
     assert daemon.returncode == 0, (out, err)
     assert open(trapped).read() == "trapped\n"
     [(_, status, _, error, _)] = _crash_rows(home)
