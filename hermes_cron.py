@@ -5796,6 +5796,37 @@ def _julian(moment):
     return moment.timestamp() / 86400.0 + _UNIX_EPOCH_JULIAN
 
 
+class _Done:
+    """The commit of a batch of writes, waited for by a thread (``wait``), or by a run's
+    steps: they yield it and whoever drives them resumes them once it is ``set``
+    (``then``)."""
+
+    __slots__ = ("_event", "_lock", "_then")
+
+    def __init__(self):
+        import threading
+
+        self._event, self._lock, self._then = threading.Event(), _thread.allocate_lock(), []
+
+    def set(self):
+        with self._lock:
+            then, self._then = self._then, None
+        self._event.set()
+        for resume in then:
+            resume()
+
+    def then(self, resume):
+        """Call *resume* once set: at once if it is."""
+        with self._lock:
+            if self._then is not None:
+                self._then.append(resume)
+                return
+        resume()
+
+    def wait(self):
+        self._event.wait()
+
+
 class _Ledger:
     """executions.db of one home: one connection, opened on first use."""
 
@@ -5921,24 +5952,23 @@ class _Ledger:
         fails, each of its writes is tried again alone, so only the write at
         fault sees its error.  *more* are (sql, params) writes that commit
         with it.  Never call it holding the connection's lock: the committer
-        needs it.
+        needs it.  A generator, as a run's steps are: it yields the ``_Done``
+        of a batch it waits for (``_drive`` waits on the caller's thread).
         """
-        import threading
-
         entry = [((sql, params),) + more, None, None]  # statements, rowcount, error
         with self._group:
             if self._batch_done is None:
-                self._batch_done = threading.Event()
+                self._batch_done = _Done()
             self._queued.append(entry)
             done, leads = self._batch_done, len(self._queued) == 1
         if not leads:  # woken once, when the batch is committed: no herd per commit
-            done.wait()
+            yield done
         else:
             try:
                 with self._leading:  # the batch before ours commits meanwhile
                     with self._group:
                         batch, self._queued = self._queued, []
-                        self._batch_done = threading.Event()
+                        self._batch_done = _Done()
                     self._commit(batch)
             finally:
                 done.set()
@@ -6136,25 +6166,28 @@ class _Ledger:
                            (eid, me["process_id"], me["pid"])) == 1
 
     def start(self, eid, now):
-        """claimed -> running; False if this process no longer owns the row."""
+        """claimed -> running; False if this process no longer owns the row.  A generator
+        (see ``grouped``)."""
         me = _identity()
-        return self.grouped(
+        return (yield from self.grouped(
             "UPDATE executions SET status='running', started_at=? "
             "WHERE id=? AND status='claimed' AND process_id=? AND pid=?",
-            (now.isoformat(), eid, me["process_id"], me["pid"])) == 1
+            (now.isoformat(), eid, me["process_id"], me["pid"]))) == 1
 
     def finish(self, eid, ok, error, delivery_outcome, now, also=()):
         """claimed|running -> completed|failed; terminal rows never change.
 
-        *also* are (sql, params) writes committed with it (an incident resolved).
+        *also* are (sql, params) writes committed with it (an incident resolved).  A
+        generator (see ``grouped``).
         """
         me = _identity()
-        return self.grouped(
+        return (yield from self.grouped(
             "UPDATE executions SET status=?, finished_at=?, error=?, delivery_outcome=?, "
             "handoff_pending=0 WHERE id=? AND status IN ('claimed','running') "
             "AND process_id=? AND pid=?",
             ("completed" if ok else "failed", now.isoformat(), None if ok else redact(error or
-             "unknown failure"), delivery_outcome, eid, me["process_id"], me["pid"]), *also) == 1
+             "unknown failure"), delivery_outcome, eid, me["process_id"], me["pid"]),
+            *also)) == 1
 
     def mark_unknown(self, row, error, now):
         """Turn an active row of another owner into ``unknown`` (compare-and-set)."""
@@ -7519,7 +7552,22 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_ou
     Processes the child leaves behind are killed and reported in
     ``runs.left[eid]``.
     """
-    import signal
+    child = _start_child(argv, cwd=cwd, env=env, stdin_text=stdin_text, timeout=timeout,
+                         runs=runs, eid=eid, what=what, timed_out_as=timed_out_as,
+                         failed_start_as=failed_start_as)
+    if isinstance(child, tuple):
+        return child
+    try:
+        _Poller().run(child)
+    finally:
+        child.kill_if_running()
+    return _end_child(child)
+
+
+def _start_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_out_as=None,
+                 failed_start_as=None):
+    """Start a child for ``_run_child``: a ``_Child`` to watch, or the result of one
+    that did not start (refused while the process stops, or an OS error)."""
     import subprocess
 
     if runs.stopping:  # the operator stopped this process: start nothing new
@@ -7542,22 +7590,21 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_ou
             announce(proc.pid)
         except Exception:
             pass  # unannounced, a newer run cannot stop it: it waits for it instead
+    data = None if stdin_text is None else stdin_text.encode("utf-8", "replace")
+    return _Child(proc, data, timeout, runs, eid, what, timed_out_as)
+
+
+def _end_child(child):
+    """The result of a watched *child*: reap what it left behind, word its end."""
+    import signal
+
+    runs, eid, what, proc = child.runs, child.eid, child.what, child.proc
+    with runs.lock:
+        runs.procs.pop(eid, None)
     error = None
-    try:
-        data = None if stdin_text is None else stdin_text.encode("utf-8", "replace")
-        out, err, timed_out, held = _pump(proc, data, time.monotonic() + timeout)
-        if timed_out:
-            error = timed_out_as or f"{what} timed out after {timeout:g} s and was killed"
-    finally:
-        with runs.lock:
-            runs.procs.pop(eid, None)
-        if proc.returncode is None:  # interrupted: leave no process behind
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            proc.wait()
-    report = _reap_left(proc.pid, held, what)
+    if child.timed_out:
+        error = child.timed_out_as or f"{what} timed out after {child.timeout:g} s and was killed"
+    report = _reap_left(proc.pid, child.held, what)
     if report:
         with runs.lock:
             runs.left.setdefault(eid, []).append(report)
@@ -7565,81 +7612,224 @@ def _run_child(argv, *, cwd, env, stdin_text, timeout, runs, eid, what, timed_ou
         error = f"interrupted by {runs.stopping}"
         if proc.returncode == -signal.SIGKILL:
             error += f" (the {what} was still running {runs.grace:g} s after SIGTERM: killed)"
+    out, err = child.chunks.values()
     return (proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
             error)
 
 
-def _pump(proc, data, end):
-    """Feed *data* to a child and read its output until it exits or *end* (monotonic).
+def _drive(steps):
+    """Run a generator of steps to its end on this thread; return what it returns.
 
-    At *end* the child's process group is killed.  Returns (stdout, stderr,
-    timed_out, held): *held* lists the inodes of output pipes still open
-    ``_DRAIN_SECONDS`` after the child exited, held by processes it left.
+    Each child it yields (``_run_child``'s arguments) runs here and its result
+    is sent back, or what the child's run raised is thrown in; each ``_Done``
+    it yields is waited for.
     """
-    import selectors
-    import signal
-    import subprocess
+    send, value = steps.send, None
+    while True:
+        try:
+            step = send(value)
+        except StopIteration as stop:
+            return stop.value
+        if isinstance(step, _Done):
+            step.wait()
+            send, value = steps.send, None
+            continue
+        argv, options = step
+        try:
+            value, send = _run_child(argv, **options), steps.send
+        except BaseException as exc:
+            value, send = exc, steps.throw
 
-    pipe_buf = 512  # a write this small to a writable pipe never blocks (POSIX)
-    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
-    chunks = {out_fd: bytearray(), err_fd: bytearray()}
-    inodes = {fd: os.fstat(fd).st_ino for fd in chunks}
-    timed_out, drain_end, offset = False, None, 0
-    # poll(2) where there is one: epoll's own descriptor would cost three more
-    # system calls per run, for two or three pipes.
-    with getattr(selectors, "PollSelector", selectors.DefaultSelector)() as selector:
-        for fd in chunks:
-            selector.register(fd, selectors.EVENT_READ)
+
+class _Child:
+    """One child being watched: its pipes, its output so far, its deadline.
+
+    Its stdin is fed *data*; its stdout and stderr are read until it exits,
+    then for ``_DRAIN_SECONDS``.  At its deadline its process group is
+    killed.  ``held`` lists the inodes of output pipes still open after the
+    drain: held by processes it left behind.
+    """
+
+    __slots__ = ("proc", "data", "offset", "timeout", "end", "runs", "eid", "what",
+                 "timed_out_as", "chunks", "inodes", "open", "timed_out", "drain_end", "held",
+                 "pause", "done", "then")
+
+    def __init__(self, proc, data, timeout, runs, eid, what, timed_out_as):
+        self.proc, self.data, self.offset = proc, data, 0
+        self.timeout, self.end = timeout, time.monotonic() + timeout
+        self.runs, self.eid, self.what, self.timed_out_as = runs, eid, what, timed_out_as
+        self.chunks = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+        self.inodes = {fd: os.fstat(fd).st_ino for fd in self.chunks}
+        self.open = set(self.chunks)
+        self.timed_out, self.drain_end, self.held = False, None, []
+        self.pause, self.done, self.then = 0.001, False, None
         if data is not None:
             if data:
-                selector.register(proc.stdin.fileno(), selectors.EVENT_WRITE)
+                self.open.add(proc.stdin.fileno())
             else:
                 proc.stdin.close()
-        while selector.get_map():
-            now = time.monotonic()
-            if drain_end is None and proc.poll() is not None:
-                drain_end = now + _DRAIN_SECONDS
-            elif drain_end is None and now >= end:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-                proc.wait()
-                timed_out, drain_end = True, now + _DRAIN_SECONDS
-            stop = end if drain_end is None else drain_end
-            if now >= stop:
-                break
-            # Wake now and then to notice the exit of a child whose pipes stay open.
-            for key, _ in selector.select(min(stop - now, 0.1)):
-                if key.fd in chunks:
-                    chunk = os.read(key.fd, 65536)
-                    if not chunk:
-                        selector.unregister(key.fd)
-                    elif len(chunks[key.fd]) < _OUTPUT_CAP:
-                        chunks[key.fd] += chunk[:_OUTPUT_CAP - len(chunks[key.fd])]
-                    continue
-                try:
-                    offset += os.write(key.fd, data[offset:offset + pipe_buf])
-                except BrokenPipeError:  # the child does not read its stdin: fine
-                    offset = len(data)
-                if offset >= len(data):
-                    selector.unregister(key.fd)
-                    proc.stdin.close()
-        held = [inodes[key.fd] for key in selector.get_map().values() if key.fd in inodes]
-    for pipe in (proc.stdin, proc.stdout, proc.stderr):
-        if pipe is not None:
-            pipe.close()
-    if proc.returncode is None:  # the child closed its output but runs on
+
+    def ready(self, fd, selector):
+        """Read what *fd* has, or feed it the next piece of stdin."""
+        pipe_buf = 512  # a write this small to a writable pipe never blocks (POSIX)
+        if fd in self.chunks:
+            chunk = os.read(fd, 65536)
+            kept = self.chunks[fd]
+            if not chunk:
+                self._shut(fd, selector)
+            elif len(kept) < _OUTPUT_CAP:
+                kept += chunk[:_OUTPUT_CAP - len(kept)]
+            return
         try:
-            proc.wait(max(end - time.monotonic(), 0))
-        except subprocess.TimeoutExpired:
+            self.offset += os.write(fd, self.data[self.offset:self.offset + pipe_buf])
+        except BrokenPipeError:  # the child does not read its stdin: fine
+            self.offset = len(self.data)
+        if self.offset >= len(self.data):
+            self._shut(fd, selector)
+            self.proc.stdin.close()
+
+    def _shut(self, fd, selector):
+        selector.unregister(fd)
+        self.open.discard(fd)
+
+    def check(self, now, selector):
+        """Notice the child's exit, its deadline and its drain's end; return the monotonic
+        time to look again, or None once it is done (pipes closed, child reaped)."""
+        proc = self.proc
+        if self.open:
+            if self.drain_end is None and proc.poll() is not None:
+                self.drain_end = now + _DRAIN_SECONDS
+            elif self.drain_end is None and now >= self.end:
+                self.kill()
+                self.timed_out, self.drain_end = True, now + _DRAIN_SECONDS
+            if self.drain_end is None:
+                # Now and then: the exit of a child whose pipes stay open.
+                return min(self.end, now + 0.1)
+            if now < self.drain_end:
+                return self.drain_end
+            self.held = [self.inodes[fd] for fd in self.open if fd in self.inodes]
+            for fd in list(self.open):
+                self._shut(fd, selector)
+        if proc.returncode is None and proc.poll() is None:
+            if now < self.end:  # it closed its output but runs on
+                self.pause = min(self.pause * 2, 0.1)
+                return min(self.end, now + self.pause)
+            self.kill()
+            self.timed_out = True
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        self.done = True
+        return None
+
+    def kill(self):
+        import signal
+
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+
+    def kill_if_running(self):
+        """Leave no process behind: a watch that ended early (interrupted) kills the group."""
+        if self.proc.returncode is None:
+            self.kill()
+            for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+
+
+class _Poller:
+    """Watches children's pipes and ends with one ``poll(2)``: one child for a run
+    that waits for its own, or all of a tick's plain runs from one thread.
+
+    ``add`` hands a child over from any thread; ``done`` is called (on the
+    poller's thread) with each child that ended.  ``run`` returns once no
+    child is left and, when started with *wake*, ``close`` was called.
+    """
+
+    def __init__(self, done=None, wake=False):
+        import selectors
+
+        # poll(2) where there is one: epoll's own descriptor would cost three
+        # more system calls per run, for two or three pipes.
+        self.selector = getattr(selectors, "PollSelector", selectors.DefaultSelector)()
+        self.done, self.lock, self.added, self.closed = done, _thread.allocate_lock(), [], False
+        self.wake_fds = os.pipe() if wake else None
+        if wake:
+            os.set_blocking(self.wake_fds[0], False)
+            self.selector.register(self.wake_fds[0], selectors.EVENT_READ, None)
+
+    def add(self, child):
+        with self.lock:
+            self.added.append(child)
+        self._wake()
+
+    def close(self):
+        with self.lock:
+            self.closed = True
+        self._wake()
+
+    def _wake(self):
+        if self.wake_fds is not None:
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            proc.wait()
-            timed_out = True
-    return bytes(chunks[out_fd]), bytes(chunks[err_fd]), timed_out, held
+                os.write(self.wake_fds[1], b".")
+            except BlockingIOError:
+                pass  # a wake is pending already
+
+    def run(self, child=None):
+        import heapq
+        import selectors
+
+        selector, timers, live, seq = self.selector, [], 0, 0
+        pending = [child] if child is not None else []
+        try:
+            while True:
+                with self.lock:
+                    pending += self.added
+                    self.added, closed = [], self.closed
+                for new in pending:
+                    for fd in new.open:  # its stdout and stderr, and its stdin while fed
+                        selector.register(fd, selectors.EVENT_READ if fd in new.chunks
+                                          else selectors.EVENT_WRITE, new)
+                    live += 1
+                    seq += 1
+                    heapq.heappush(timers, (0.0, seq, new))
+                pending = []
+                now = time.monotonic()
+                while timers and timers[0][0] <= now:
+                    _, _, due = heapq.heappop(timers)
+                    if due.done:
+                        continue
+                    again = due.check(now, selector)
+                    if again is None:
+                        live -= 1
+                        if self.done is not None:
+                            self.done(due)
+                    else:
+                        seq += 1
+                        heapq.heappush(timers, (again, seq, due))
+                if not live and (closed or self.wake_fds is None):
+                    return
+                wait = max(timers[0][0] - now, 0) if timers else None
+                for key, _ in selector.select(wait):
+                    ready = key.data
+                    if ready is None:  # the wake pipe: children added, or closed
+                        try:
+                            os.read(key.fd, 4096)
+                        except BlockingIOError:
+                            pass
+                        continue
+                    ready.ready(key.fd, selector)
+                    if not ready.open:  # its pipes are closed: it is ending now
+                        seq += 1
+                        heapq.heappush(timers, (0.0, seq, ready))
+        finally:
+            selector.close()
+            if self.wake_fds is not None:
+                for fd in self.wake_fds:
+                    os.close(fd)
 
 
 def _reap_left(pgid, held, what):
@@ -7774,7 +7964,12 @@ def _script_argv(path, args):
 
 
 def _run_script(home, job, eid, runs):
-    """Run a job's script; return (ok, stdout, error)."""
+    """Run a job's script; return (ok, stdout, error).
+
+    A generator, as a run's steps are: it yields its child's ``_run_child``
+    arguments and is sent the result (``_drive`` runs the child on the
+    caller's thread, a tick's ``_Pool`` beside its other plain runs).
+    """
     scripts_dir = home.scripts_dir
     # Resolved once per tick (``resolved`` is emptied at each), not per run.
     root = home.resolved.get(("scripts", scripts_dir))
@@ -7795,12 +7990,12 @@ def _run_script(home, job, eid, runs):
     timeout, own = _step_limit(home, job, eid, "script_timeout_seconds")
     # Upstream's exact wording, so a failure shared with an upstream ticker is
     # one incident, whichever ticker saw it.
-    rc, out, err, error = _run_child(
-        argv, cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
+    rc, out, err, error = yield (argv, dict(
+        cwd=job.get("workdir") or os.path.dirname(path), env=_script_env(home, job, eid),
         stdin_text=None, timeout=timeout, runs=runs, eid=eid, what="script",
         timed_out_as=f"Script {own}: {path}" if own else
         f"Script timed out after {timeout:g}s: {path}",
-        failed_start_as="Script execution failed: ")
+        failed_start_as="Script execution failed: "))
     if error is None and rc != 0:
         parts = [f"Script exited with code {rc}"]
         for label, text in (("stderr", err.strip()), ("stdout", out.strip())):
@@ -9368,7 +9563,8 @@ def _cap(text, cap, mark):
 
 def _monitor_script_output(home, job, eid, runs):
     """A monitor script's stripped, redacted stdout (upstream's rules of job scripts)."""
-    ok, out, error = _run_script(home, dict(job, script=job["monitor_script"]), eid, runs)
+    ok, out, error = _drive(_run_script(home, dict(job, script=job["monitor_script"]), eid,
+                                        runs))
     if not ok:
         raise _RunFailed(error)
     return out.strip()
@@ -9399,14 +9595,15 @@ def _keep_monitor_text(home, job, text):
 # --- 16.3 A run ----------------------------------------------------------------
 
 def _execute(home, job, eid, runs):
-    """Run one job: its script, then (unless ``no_agent``) the agent."""
+    """Run one job: its script, then (unless ``no_agent``) the agent.  A generator (see
+    ``_run_script``)."""
     _remember_job_secrets(job, home.environ)  # before anything can echo them
     limit = _policy(job, "timeout_seconds")
     if limit:
         with runs.lock:
             runs.deadlines[eid] = (time.monotonic() + limit, limit)
     try:
-        outcome = _execute_checked(home, job, eid, runs)
+        outcome = yield from _execute_checked(home, job, eid, runs)
     except InvalidInputError as exc:  # a store edited by hand since the scan
         outcome = _Outcome("blocked_config", error=str(exc))
     except Exception as exc:  # a runner bug must end as a failed run, not a lost one
@@ -9440,7 +9637,7 @@ def _execute_checked(home, job, eid, runs):
             stop, run_context, monitor = _monitor_gate(home, job, eid, runs)
             if stop is not None:
                 return stop
-    outcome = _execute_payload(home, job, eid, runs, run_context)
+    outcome = yield from _execute_payload(home, job, eid, runs, run_context)
     if monitor is not None:
         outcome.mode = "monitor"
         if outcome.ok:  # committed with a good result only: a failed run sees the change again
@@ -9451,7 +9648,7 @@ def _execute_checked(home, job, eid, runs):
 def _execute_payload(home, job, eid, runs, run_context):
     script_block = ""
     if job.get("script"):
-        ok, out, error = _run_script(home, job, eid, runs)
+        ok, out, error = yield from _run_script(home, job, eid, runs)
         if job.get("no_agent") or eid in runs.interrupted:  # no agent after an interruption
             if not ok:
                 return _Outcome("error", out, error)
@@ -10484,12 +10681,17 @@ def _run_claim(home, claim, report=None, counted=False):
     the next tick; the other runs go on.  Otherwise it is raised.  *counted*:
     the caller already counted the run in flight.
     """
+    _drive(_claim_steps(home, claim, report, counted))
+
+
+def _claim_steps(home, claim, report, counted):
+    """``_run_claim``'s steps, a generator (see ``_run_script``)."""
     runs = home.runs
     if not counted:
         with runs.lock:
             runs.inflight += 1
     try:
-        _run_claimed(home, claim)
+        yield from _run_claimed(home, claim)
     except Exception as exc:
         if report is None or not _storage_error(exc):
             raise
@@ -10508,11 +10710,11 @@ def _run_claimed(home, claim):
     if _policy(claim.job, "concurrency") == "replace":
         _replace_run(home, claim)
     started = home.now()
-    if not ledger.start(eid, started):
+    if not (yield from ledger.start(eid, started)):
         return
     job = claim.job
     start_ping = _ping_start(home, job, eid)
-    outcome = _stopped(home, claim, _execute(home, job, eid, home.runs))
+    outcome = _stopped(home, claim, (yield from _execute(home, job, eid, home.runs)))
     finished = home.now()
     document, checked = None, []
     try:
@@ -10538,7 +10740,8 @@ def _run_claimed(home, claim):
     # The ledger row first: from its commit on the result is durable, and
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
-    if ledger.finish(eid, outcome.ok, outcome.error, delivery, finished, checked + resolved):
+    if (yield from ledger.finish(eid, outcome.ok, outcome.error, delivery, finished,
+                                 checked + resolved)):
         claim.row = {"status": "completed" if outcome.ok else "failed",
                      "error": None if outcome.ok else redact(outcome.error or "unknown failure"),
                      "delivery_outcome": delivery, "started_at": started.isoformat(),
@@ -10559,6 +10762,107 @@ def _run_claimed(home, claim):
         finished, manual), manual)
     claim.outcome = outcome
     _ping_end(home, job, eid, outcome.ok, start_ping)
+
+
+# Threads that carry a tick's plain runs (``_Pool``).  Each waits on the
+# ledger's group commits in turn, so a few keep the commits full.
+_POOL_SIZE = 8
+
+
+def _plain(job, settings):
+    """True for a run that waits on nothing but its script's child: a script job
+    with no agent, pings, checks, ``replace`` policy or target that sends."""
+    if not job.get("script") or not job.get("no_agent") or job.get("watch") or \
+            job.get("verify") or _policy(job, "concurrency") == "replace" or _ping_urls(job):
+        return False
+    return not any(_real_target(target) for for_failure in (False, True)
+                   for target in _deliver_targets(job, for_failure, settings))
+
+
+class _Pool:
+    """A tick's plain runs: ``_POOL_SIZE`` threads for their steps, one poller for all
+    their children.
+
+    A thread a run cost a thousand threads for a thousand due jobs, and
+    their switching (each start waited for the interpreter, held by the runs
+    started before) set the tick's pace.  Here a thread drives a run's steps
+    (the generator a thread of its own would ``_drive``) until it yields its
+    child, starts the child, hands it to the poller and takes the next run;
+    the poller hands back each child that ended, and a thread drives its run
+    to the end.  The runs' steps, and so the ledger's and the store's order
+    of writes, are those of a run on its own thread.
+    """
+
+    def __init__(self, home, claims, report):
+        import queue
+
+        self.todo, self.lock, self.left = queue.SimpleQueue(), _thread.allocate_lock(), len(claims)
+        self.poller = _Poller(done=lambda child: self.todo.put((child.then, child)), wake=True)
+        self.size = min(_POOL_SIZE, len(claims))
+        for claim in claims:
+            self.todo.put((_claim_steps(home, claim, report, True), None))
+
+    def start(self):
+        """Start the poller and the threads; return them."""
+        import threading
+
+        threads = [threading.Thread(target=self.poller.run, daemon=True,
+                                    name="hermes-cron-children")]
+        threads += [threading.Thread(target=self._work, daemon=True, name=f"hermes-cron-runs-{n}")
+                    for n in range(self.size)]
+        for thread in threads:
+            thread.start()
+        return threads
+
+    def _work(self):
+        while True:
+            item = self.todo.get()
+            if item is None:
+                return
+            steps, child = item
+            send, value = steps.send, None
+            if child is not None:
+                try:
+                    value = _end_child(child)
+                except BaseException as exc:
+                    send, value = steps.throw, exc
+            if self._advance(steps, send, value):
+                with self.lock:
+                    self.left -= 1
+                    last = not self.left
+                if last:
+                    self.poller.close()
+                    for _ in range(self.size):
+                        self.todo.put(None)
+
+    def _advance(self, steps, send, value):
+        """Drive *steps* to its next child (started, and handed to the poller) or its end;
+        return True at its end."""
+        while True:
+            try:
+                step = send(value)
+            except StopIteration:
+                return True
+            except Exception:  # what would end a run's own thread: said, and the run is over
+                import traceback
+
+                traceback.print_exc()
+                return True
+            if isinstance(step, _Done):  # a group commit: resumed once it is in
+                step.then(lambda: self.todo.put((steps, None)))
+                return False
+            argv, options = step
+            try:
+                child = _start_child(argv, **options)
+            except BaseException as exc:
+                send, value = steps.throw, exc
+                continue
+            if isinstance(child, tuple):  # refused or failed to start: its result at once
+                send, value = steps.send, child
+                continue
+            child.then = steps
+            self.poller.add(child)
+            return False
 
 
 def _failure_report(home, job, outcome, now):
@@ -11136,16 +11440,24 @@ def _tick(home, wait=True):
 
 
 def _start_runs(home, claims, report):
-    """Start a thread per claimed run; return the threads."""
+    """Start the claimed runs; return the threads that carry them.
+
+    Plain runs (``_plain``: a script and nothing that waits on a network) go
+    to one ``_Pool``; any other run has a thread of its own, as an agent's
+    request or a webhook may take minutes.
+    """
     if not claims:
         return []
     import threading
 
-    threads = []
     with home.runs.lock:  # counted before any starts: the group commit waits for them all
         home.runs.inflight += len(claims)
+    report["dispatched"] += claims
+    plain, own = [], []
     for claim in claims:
-        report["dispatched"].append(claim)
+        (plain if _plain(claim.job, home.settings) else own).append(claim)
+    threads = _Pool(home, plain, report).start() if plain else []
+    for claim in own:
         thread = threading.Thread(target=_run_claim, args=(home, claim, report, True),
                                   daemon=True, name=f"hermes-cron-{claim.job['id']}")
         thread.start()
@@ -11688,7 +12000,9 @@ def _daemon(home, stop, drain, on_report=None):
         say = on_report or (lambda report: None)
         say({"stage": "start"})
         threads = _daemon_loop(home, stop, say)
-        say({"stage": "stopping", "signal": received, "running": len(threads), "drain": drain})
+        # Runs, not threads: a tick's plain runs share a few (``_Pool``).
+        say({"stage": "stopping", "signal": received, "running": home.runs.inflight,
+             "drain": drain})
         _drain_runs(home, threads, drain, grace, say)
         say({"stage": "stopped"})
     finally:
@@ -11724,7 +12038,7 @@ def _drain_runs(home, threads, drain, grace, say):
         thread.join(max(0.0, deadline - time.monotonic()))
     threads = [t for t in threads if t.is_alive()]
     if threads:
-        say({"stage": "interrupting", "signal": "SIGTERM", "running": len(threads),
+        say({"stage": "interrupting", "signal": "SIGTERM", "running": home.runs.inflight,
              "grace": grace})
     # What is left is interrupted: SIGTERM (whatever stopped the daemon: a
     # script traps TERM to clean up), the grace, SIGKILL; its runs finish failed.

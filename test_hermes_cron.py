@@ -7205,23 +7205,24 @@ def test_ledger_migrates_an_upstream_table_in_place(tmp_path):
 def test_ledger_transitions_are_compare_and_set(ledger):
     eid = ledger.claim([("abcdef012345", "2026-03-06T12:00:00+00:00")], "builtin", NOW)[0]
     assert len(eid) == 32 and int(eid, 16) >= 0
-    assert ledger.finish(eid, True, None, "not_configured", NOW) is True  # claimed -> completed
-    assert ledger.start(eid, NOW) is False  # terminal rows never change
-    assert ledger.finish(eid, False, "late error", None, NOW) is False
+    # claimed -> completed
+    assert hc._drive(ledger.finish(eid, True, None, "not_configured", NOW)) is True
+    assert hc._drive(ledger.start(eid, NOW)) is False  # terminal rows never change
+    assert hc._drive(ledger.finish(eid, False, "late error", None, NOW)) is False
     row = ledger.rows()[0]
     assert (row["status"], row["error"], row["delivery_outcome"]) == (
         "completed", None, "not_configured")
     other = ledger.claim([("abcdef012345", None)], "manual", NOW)[0]
     ledger.connect().execute("UPDATE executions SET process_id='someone-else' WHERE id=?",
                              (other,))
-    assert ledger.start(other, NOW) is False  # not the owner
-    assert ledger.finish(other, True, None, None, NOW) is False
+    assert hc._drive(ledger.start(other, NOW)) is False  # not the owner
+    assert hc._drive(ledger.finish(other, True, None, None, NOW)) is False
 
 
 def test_ledger_failed_rows_keep_a_redacted_error(ledger):
     eid = ledger.claim([("abcdef012345", None)], "manual", NOW)[0]
-    ledger.start(eid, NOW)
-    ledger.finish(eid, False, "boom with sk-abcdefghijklmnopqrstuvwx", None, NOW)
+    hc._drive(ledger.start(eid, NOW))
+    hc._drive(ledger.finish(eid, False, "boom with sk-abcdefghijklmnopqrstuvwx", None, NOW))
     assert ledger.rows()[0]["error"] == "boom with sk-***"
 
 
@@ -7365,7 +7366,7 @@ def test_ledger_an_occurrence_with_any_row_is_taken(ledger):
     assert ledger.has_occurrence("abcdef012345", None) is False
     eid = ledger.claim([("abcdef012345", slot)], "external", NOW)[0]
     assert ledger.has_occurrence("abcdef012345", slot) is True  # claimed
-    ledger.finish(eid, False, "x", None, NOW)
+    hc._drive(ledger.finish(eid, False, "x", None, NOW))
     assert ledger.has_occurrence("abcdef012345", slot) is True  # failed counts too
     assert ledger.has_occurrence("bbbbbbbbbbbb", slot) is False
 
@@ -7462,15 +7463,15 @@ def test_a_run_whose_row_was_taken_resolves_nothing(home, clock, ok_script):
     row = ledger.get([eid])[eid]
     assert ledger.mark_unknown(row, "taken", clock.now)  # as a reaper would
     also = [incidents.resolving(job["id"], False, clock.now, eid)]
-    assert ledger.finish(eid, True, None, "suppressed", clock.now, also) is False
+    assert hc._drive(ledger.finish(eid, True, None, "suppressed", clock.now, also)) is False
     assert incidents.get(opened["id"])["state"] == "detected"
     (eid,) = ledger.claim([(job["id"], None)], "builtin", clock.now)
     also = [incidents.resolving(job["id"], True, clock.now, eid)]  # a delivery one: not this
-    assert ledger.finish(eid, True, None, "suppressed", clock.now, also) is True
+    assert hc._drive(ledger.finish(eid, True, None, "suppressed", clock.now, also)) is True
     assert incidents.get(opened["id"])["state"] == "detected"
     (eid,) = ledger.claim([(job["id"], None)], "builtin", clock.now)
     also = [incidents.resolving(job["id"], False, clock.now, eid)]
-    assert ledger.finish(eid, True, None, "suppressed", clock.now, also) is True
+    assert hc._drive(ledger.finish(eid, True, None, "suppressed", clock.now, also)) is True
     assert incidents.get(opened["id"])["state"] == "resolved"
 
 
@@ -7510,7 +7511,7 @@ def test_group_commit_puts_writes_that_queue_meanwhile_in_one_transaction(home, 
 
     def start(eid):
         try:
-            results[eid] = ledger.start(eid, clock.now)
+            results[eid] = hc._drive(ledger.start(eid, clock.now))
         except Exception as exc:
             results[eid] = exc
 
@@ -7519,7 +7520,7 @@ def test_group_commit_puts_writes_that_queue_meanwhile_in_one_transaction(home, 
     assert first.wait(20)
     others = [threading.Thread(target=start, args=(eid,)) for eid in eids[1:]]
     others.append(threading.Thread(target=lambda: results.setdefault("bad", _raises(
-        lambda: ledger.grouped("UPDATE no_such_table SET x=1", ()), sqlite3.Error))))
+        lambda: hc._drive(ledger.grouped("UPDATE no_such_table SET x=1", ())), sqlite3.Error))))
     for t in others:
         t.start()
     for t in [lead] + others:
@@ -11138,7 +11139,7 @@ def test_edge11_a_tick_that_settles_a_dead_run_unknown_says_so(cli, home, clock,
     ledger = home.scheduler.ledger
     clock.advance(minutes=5)
     eid = ledger.claim([(job["id"], "2026-03-06T12:05:00+00:00")], "builtin", clock.now)[0]
-    ledger.start(eid, clock.now)
+    hc._drive(ledger.start(eid, clock.now))
     fake_owner(ledger, eid, process_id="a" * 32, pid=free_pid())  # its process is gone
     set_job(home, job["id"], next_run_at="2026-03-06T12:10:00+00:00",
             fire_claim={"at": "2026-03-06T12:05:00+00:00",
@@ -11189,6 +11190,92 @@ def ok_script(tmp_path):
 def fire_rows(home, job_id=None):
     return [(r["status"], r["scheduled_instant"], r["source"]) for r in
             reversed(home.runs(job_id, 100))]
+
+
+# A tick's plain runs (a script, no agent, nothing sent) share a few threads
+# and one poller for their children; every other run keeps a thread of its own.
+
+_BARRIER = """\
+touch "$BARRIER_DIR/$HERMES_CRON_JOB_ID"
+n=0
+while [ "$(ls "$BARRIER_DIR" | wc -l)" -lt "$BARRIER_N" ]; do
+    n=$((n + 1)); [ "$n" -gt 400 ] && exit 7
+    sleep 0.05
+done
+[ -n "$BARRIER_LAST" ] && ls "/proc/$PPID/task" | wc -l > "$BARRIER_LAST"
+echo met
+"""
+
+
+def test_plain_runs_share_a_few_threads_and_run_at_once_beside_an_agent(home, tmp_path,
+                                                                        clock, env):
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    plain = 3 * hc._POOL_SIZE  # more children than threads: all must run at once
+    home.environ.update(BARRIER_DIR=str(barrier), BARRIER_N=str(plain + 1))
+    write_config(home, {"max_parallel": plain + 1, "script_env_passthrough": [
+        "BARRIER_DIR", "BARRIER_N"], "agent": {"command": f"sh {tmp_path / 'agent.sh'}"}})
+    (tmp_path / "agent.sh").write_text(
+        "cat > /dev/null\n"
+        + _BARRIER.replace("$HERMES_CRON_JOB_ID", "agent").replace('[ -n "$BARRIER_LAST" ] && ',
+                                                                    "# "))
+    name = script(tmp_path, "wait.sh", _BARRIER)
+    jobs = [home.add_job("*/5 * * * *", "", script=name, no_agent=True) for _ in range(plain)]
+    agent = home.add_job("*/5 * * * *", "say hi")
+    assert [hc._plain(j, home.settings) for j in (jobs[0], agent)] == [True, False]
+    if os.path.isdir("/proc/self/task"):  # Linux: the last plain child counts the threads
+        home.environ["BARRIER_LAST"] = str(tmp_path / "threads")
+        write_config(home, dict(json.loads(open(os.path.join(home.path, "config.json")).read()),
+                                script_env_passthrough=["BARRIER_DIR", "BARRIER_N",
+                                                        "BARRIER_LAST"]))
+    clock.advance(minutes=5)
+    with HangCap(60):  # a pool that ran children one at a time would miss the barrier
+        report = home.tick()
+    assert sorted(d["status"] for d in report["dispatched"]) == ["completed"] * (plain + 1)
+    assert all(only_output(home, j["id"]).endswith("## Response\n\nmet\n") for j in jobs)
+    if (tmp_path / "threads").exists():
+        counts = (tmp_path / "threads").read_text().split()
+        # main, the heartbeat, the poller, the pool, the agent's run: never a thread a run
+        assert max(map(int, counts)) <= hc._POOL_SIZE + 4 < plain, counts
+
+
+def test_one_poller_ends_each_child_as_its_own_would(home, tmp_path, clock):
+    write_config(home, {"script_timeout_seconds": 1, "max_parallel": 10})
+    pid = tmp_path / "bg.pid"
+    kinds = {
+        "quick": "echo quick\n",
+        "slow": "sleep 30\n",
+        "holder": f"sleep 30 &\necho $! > '{pid}'\necho held\n",
+        "shut": "exec >/dev/null 2>&1\nsleep 30\n",
+        "loud": "head -c 3000000 /dev/zero | tr '\\000' x\nexit 4\n",
+    }
+    jobs = {}
+    for kind, body in kinds.items():
+        script(tmp_path, f"{kind}.sh", body)
+        jobs[kind] = home.add_job("*/5 * * * *", "", script=f"{kind}.sh", no_agent=True)
+    script(tmp_path, "unstartable", "#!/nonexistent/interpreter\n")
+    (tmp_path / "scripts" / "unstartable").chmod(0o755)
+    jobs["unstartable"] = home.add_job("*/5 * * * *", "", script="unstartable", no_agent=True)
+    clock.advance(minutes=5)
+    with HangCap(20):  # each sleeps 30 s where the poller would miss its end
+        report = home.tick()
+    rows = {d["job_id"]: d for d in report["dispatched"]}
+    got = {kind: (rows[job["id"]]["status"], home.runs(job["id"], 1)[0]["error"])
+           for kind, job in jobs.items()}
+    path = lambda kind: job_script(home, jobs[kind])  # noqa: E731
+    assert got == {
+        "quick": ("completed", None),
+        "slow": ("failed", f"Script timed out after 1s: {path('slow')}"),
+        "holder": ("completed", None),
+        "shut": ("failed", f"Script timed out after 1s: {path('shut')}"),
+        "loud": ("failed", "Script exited with code 4\nstdout:\n"
+                 + hc._keep_tail("x" * hc._OUTPUT_CAP, hc._ERROR_CAP)),  # 1 MiB kept of 3
+        "unstartable": ("failed", "Script execution failed: No such file or directory"),
+    }
+    assert not _crash_alive(int(pid.read_text()))
+    assert "**Warning:** killed 1 background process(es) the script left running\n" in \
+        only_output(home, jobs["holder"]["id"])
+    assert len(only_output(home, jobs["loud"]["id"])) < hc._OUTPUT_CAP + 10_000
 
 
 def test_tick_fires_a_due_job_once_per_occurrence(home, clock, ok_script):
@@ -13157,8 +13244,8 @@ _CRASH_MID_BATCH = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     import hermes_cron as hc
     finish, count = hc._Ledger.finish, []
-    def finish_then_die(self, *a, **k):
-        done = finish(self, *a, **k)
+    def finish_then_die(self, *a, **k):  # a generator, as the run's steps are
+        done = yield from finish(self, *a, **k)
         count.append(1)
         if len(count) == 2:  # the second row is committed; its job record is not
             os.kill(os.getpid(), signal.SIGKILL)
@@ -14525,9 +14612,10 @@ def _site_history(home, job_id, statuses, start, took=2.0, every=1):
     for i, status in enumerate(statuses):
         at = first + timedelta(minutes=i * every)
         [eid] = ledger.claim([(job_id, hc._iso(at))], "builtin", at)
-        ledger.start(eid, at)
-        ledger.finish(eid, status == "completed", None if status == "completed" else "boom",
-                      None, at + timedelta(seconds=took * (i + 1)))
+        hc._drive(ledger.start(eid, at))
+        hc._drive(ledger.finish(eid, status == "completed",
+                                None if status == "completed" else "boom",
+                                None, at + timedelta(seconds=took * (i + 1))))
 
 
 def test_site_job_page_pages_its_whole_history_and_filters_the_failed(home, clock):
@@ -17804,7 +17892,17 @@ if spec not in ("none", "child", "post"):
         if n == nth and when == "after":
             os.kill(os.getpid(), sig)
         return result
-    setattr(owner, name, hook)
+    def steps_hook(*a, **k):  # a run's steps (a generator): after means once it is done
+        calls[0] += 1
+        n = calls[0]
+        if n == nth and when == "before":
+            os.kill(os.getpid(), sig)
+        result = yield from real(*a, **k)
+        if n == nth and when == "after":
+            os.kill(os.getpid(), sig)
+        return result
+    import inspect
+    setattr(owner, name, steps_hook if inspect.isgeneratorfunction(real) else hook)
 sys.exit(hc.main(argv))
 """
 
