@@ -95,6 +95,8 @@ __version__ = "0.1.0"
 __all__ = [
     "BusyError",
     "CRON_HINT",
+    "ClusterError",
+    "ClusterUnavailableError",
     "CronExpr",
     "CronHome",
     "CronSyntaxError",
@@ -193,6 +195,7 @@ _CONFIG_KEYS = {
     "script_env_passthrough": (list, None),
     "metrics_textfile": (str, None),
     "verify_allow_networks": (list, None),
+    "cluster": (dict, None),
 }
 # The keys read inside the object-valued settings ("providers" holds one such
 # object per provider); any other is reported, as a top-level one is.
@@ -200,6 +203,8 @@ _CONFIG_SUBKEYS = {
     "agent": ("command", "provider", "model"),
     "providers": ("base_url", "api_key_env", "api_key_envs", "model"),
     "smtp": ("host", "port", "starttls", "user", "password_env", "from"),
+    "cluster": ("etcd", "prefix", "lease_seconds", "node", "ca_file", "cert_file", "key_file",
+                "user_env", "password_env"),
 }
 
 
@@ -272,6 +277,14 @@ class StorageError(HermesCronError, OSError):
     Also an ``OSError`` (with the cause's ``errno`` when there is one), so
     code that treats any file-system error as a storage error keeps doing so.
     """
+
+
+class ClusterError(HermesCronError, ConnectionError):
+    """The fleet's etcd refused a request: a bad key, a lost lease, denied (exit 1)."""
+
+
+class ClusterUnavailableError(ClusterError):
+    """No etcd member answered in time; a ticker fires nothing it cannot claim."""
 
 
 def _one_line(text, width=200):
@@ -2379,12 +2392,44 @@ def _check_config_value(key, kind, value, source):
                 raise InvalidInputError(f"{source}: not a network", entry,
                                         'list networks such as "127.0.0.0/8" or "10.1.2.3"') \
                     from None
+    if key == "cluster":
+        _check_cluster(value, source)
     if key == "providers":
         for name, entry in value.items():
             if not isinstance(entry, dict) or not isinstance(entry.get("base_url", ""), str):
                 raise InvalidInputError(f"{source}: provider {name!r} must be an object with a "
                                         "string base_url", entry,
                                         'write {"base_url": "https://...", "api_key_env": "VAR"}')
+
+
+_CLUSTER_PREFIX = "/hermes-cron"
+_CLUSTER_LEASE = 15
+
+
+def _check_cluster(cluster, source):
+    """Refuse a ``cluster`` setting a fleet could not run on."""
+    urls = cluster.get("etcd")
+    if not isinstance(urls, list) or not urls or not all(
+            isinstance(url, str) and url.startswith(("http://", "https://")) for url in urls):
+        raise InvalidInputError(f"{source}: etcd must be a list of member URLs", urls,
+                                'write "etcd": ["http://etcd-0.etcd:2379", ...]')
+    prefix = cluster.get("prefix", _CLUSTER_PREFIX)
+    if not isinstance(prefix, str) or not prefix.startswith("/") or len(prefix) < 2 or \
+            prefix.endswith("/"):
+        raise InvalidInputError(f"{source}: prefix must be a key path such as "
+                                f"{_CLUSTER_PREFIX!r}", prefix, "one prefix per fleet")
+    lease = cluster.get("lease_seconds", _CLUSTER_LEASE)
+    if not isinstance(lease, int) or isinstance(lease, bool) or not 5 <= lease <= 3600:
+        raise InvalidInputError(f"{source}: lease_seconds must be a whole number from 5 to "
+                                "3600", lease, f"use e.g. {_CLUSTER_LEASE}")
+    for name in ("node", "ca_file", "cert_file", "key_file", "user_env", "password_env"):
+        if cluster.get(name) is not None and (not isinstance(cluster[name], str) or
+                                              not cluster[name]):
+            raise InvalidInputError(f"{source}: {name} must be a non-empty string",
+                                    cluster[name], f"set {name} or remove it")
+    if cluster.get("node") is not None and "/" in cluster["node"]:
+        raise InvalidInputError(f"{source}: node must not contain '/'", cluster["node"],
+                                "name the node as its host is named")
 
 
 def _env_seconds(environ, name, default):
@@ -6010,15 +6055,17 @@ class _Ledger:
 
     # -- transitions ----------------------------------------------------------
 
-    def claim(self, rows, source, now):
+    def claim(self, rows, source, now, eids=None):
         """Insert one ``claimed`` row per (job_id, scheduled_instant[, attempt, jitter]);
-        return their ids.  A retry or a jittered slot also gets its ``cron_attempts`` row."""
+        return their ids (*eids*, when given: a fleet's claims name them first).  A retry
+        or a jittered slot also gets its ``cron_attempts`` row."""
+        given = iter(eids or ())
         with self._lock:
             conn = self.connect()
             with _transaction(conn):
                 eids = []
                 for job_id, instant, *extra in rows:
-                    eid = self._insert(conn, job_id, instant, source, now)
+                    eid = self._insert(conn, job_id, instant, source, now, next(given, None))
                     attempt, jitter = (extra + [1, 0])[:2] if extra else (1, 0)
                     if attempt > 1 or jitter:
                         conn.execute(*self.attempt_write(eid, job_id, instant, attempt, jitter))
@@ -6147,10 +6194,10 @@ class _Ledger:
                      pid=pid, process_started_at=started_at if started_at is not None else known)
         return _owner_state(owner, _identity(), by_row)
 
-    def _insert(self, conn, job_id, instant, source, now):
+    def _insert(self, conn, job_id, instant, source, now, eid=None):
         me = _identity()
         self.register(now, conn)
-        eid = os.urandom(16).hex()
+        eid = eid or os.urandom(16).hex()
         conn.execute(
             "INSERT INTO executions (id, job_id, source, process_id, pid, process_started_at, "
             "status, claimed_at, scheduled_instant) VALUES (?,?,?,?,?,?,'claimed',?,?)",
@@ -9030,6 +9077,159 @@ def _send_ping(url, timeout, key):
                          unsent=_resendable(status=status, idempotent=True))
 
 
+# --- 15.4 The fleet's store: etcd ---------------------------------------------
+#
+# etcd's v3 JSON gateway over plain HTTP (or HTTPS): keys and values are
+# base64, 64-bit integers are strings, and a field that is zero or false is
+# left out of an answer (a transaction that failed has no "succeeded").  A
+# member that cannot be reached, times out or answers 5xx sends the request
+# to the next one: after such an error a write may or may not have been
+# applied, so the callers make every write a compare-and-set they can check.
+
+_ETCD_TIMEOUT = 2.0  # seconds a member may take; a leader's election takes about 0.5-1
+
+
+def _b64(text):
+    import base64
+
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def _unb64(text):
+    import base64
+
+    return base64.b64decode(text or "").decode("utf-8", "replace")
+
+
+def _prefix_end(prefix):
+    """The ``range_end`` of every key that starts with *prefix*."""
+    data = bytearray(prefix.encode("utf-8"))
+    data[-1] += 1  # a prefix here is text: its last byte is never 0xff
+    return data.decode("utf-8", "surrogateescape")
+
+
+class _Etcd:
+    """A client of one etcd cluster, from the config's ``cluster`` setting."""
+
+    def __init__(self, cluster, environ):
+        self.urls = [url.rstrip("/") for url in cluster["etcd"]]
+        self.current, self.token, self.context = 0, None, None
+        user_env, password_env = cluster.get("user_env"), cluster.get("password_env")
+        self.user = environ.get(user_env) if user_env else None
+        self.password = environ.get(password_env) if password_env else None
+        if cluster.get("ca_file") or cluster.get("cert_file"):
+            import ssl
+
+            self.context = ssl.create_default_context(cafile=cluster.get("ca_file"))
+            if cluster.get("cert_file"):
+                self.context.load_cert_chain(cluster["cert_file"], cluster.get("key_file"))
+
+    def call(self, path, body, again=True):
+        """POST *body* to *path* on the first member that answers; return the answer."""
+        if self.user and self.token is None and path != "/v3/auth/authenticate":
+            self.token = self.call("/v3/auth/authenticate", {
+                "name": self.user, "password": self.password or ""}).get("token", "")
+        errors = []
+        for step in range(len(self.urls)):
+            index = (self.current + step) % len(self.urls)
+            status, answer = self._post(self.urls[index], path, body)
+            if status == 200:
+                self.current = index
+                return answer
+            message = str((answer.get("error") if isinstance(answer.get("error"), dict)
+                           else answer).get("message") or answer.get("error") or answer)
+            if status and status < 500:
+                if again and self.user and (status == 401 or "user name is empty" in message):
+                    self.token = None  # expired, or auth was enabled since: once more
+                    return self.call(path, body, False)
+                raise ClusterError(f"etcd refused {path}", _one_line(message),
+                                   "check the cluster setting and etcd's own log")
+            errors.append(f"{self.urls[index]}: {_one_line(message, 120)}")
+        raise ClusterUnavailableError("etcd cannot be reached", "; ".join(errors),
+                                      "nothing is fired until etcd answers again")
+
+    def _post(self, url, path, body):
+        import json
+        import urllib.error
+        import urllib.request
+
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = self.token  # the bare token, no "Bearer"
+        request = urllib.request.Request(url + path, json.dumps(body).encode(), headers)
+        try:
+            with urllib.request.urlopen(request, timeout=_ETCD_TIMEOUT,
+                                        context=self.context) as response:
+                return 200, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as exc:
+            try:
+                return exc.code, json.loads(exc.read() or b"{}")
+            except ValueError:
+                return exc.code, {"error": f"HTTP {exc.code}"}
+        except (OSError, ValueError) as exc:  # refused, reset, timed out, not JSON
+            return 0, {"error": f"{type(exc).__name__}: {exc}"}
+
+    def txn(self, compare, success, failure=()):
+        """(succeeded, responses) of one transaction; keys and values are plain text."""
+        answer = self.call("/v3/kv/txn", {"compare": compare, "success": list(success),
+                                          "failure": list(failure)})
+        return bool(answer.get("succeeded")), answer.get("responses", [])
+
+    def range(self, key, prefix=False, limit=0):
+        """``[(key, value, mod_revision, lease)]`` of *key* (every key under it with *prefix*)."""
+        body = {"key": _b64(key), "limit": str(limit)}
+        if prefix:
+            body["range_end"] = _b64(_prefix_end(key))
+        answer = self.call("/v3/kv/range", body)
+        return [(_unb64(kv["key"]), _unb64(kv.get("value")), int(kv.get("mod_revision", 0)),
+                 int(kv.get("lease", 0))) for kv in answer.get("kvs", [])]
+
+    def grant(self, seconds):
+        return int(self.call("/v3/lease/grant", {"TTL": str(seconds)})["ID"])
+
+    def keepalive(self, lease):
+        """Seconds left on *lease* after renewing it; 0 once it has expired."""
+        answer = self.call("/v3/lease/keepalive", {"ID": str(lease)})
+        return int((answer.get("result") or {}).get("TTL", 0))
+
+    def revoke(self, lease):
+        try:
+            self.call("/v3/lease/revoke", {"ID": str(lease)})
+        except ClusterError:
+            pass  # expired already: its keys are gone either way
+
+
+def _put(key, value, lease=0):
+    return {"request_put": {"key": _b64(key), "value": _b64(value), "lease": str(lease)}}
+
+
+def _delete(key):
+    return {"request_delete_range": {"key": _b64(key)}}
+
+
+def _get(key):
+    return {"request_range": {"key": _b64(key)}}
+
+
+def _absent(key):
+    return {"key": _b64(key), "target": "CREATE", "result": "EQUAL", "create_revision": "0"}
+
+
+def _held_by(key, lease):
+    """True while *key* is attached to *lease*: a lease that expired took its key along."""
+    return {"key": _b64(key), "target": "LEASE", "result": "EQUAL", "lease": str(lease)}
+
+
+def _unchanged(key, revision):
+    return {"key": _b64(key), "target": "MOD", "result": "EQUAL", "mod_revision": str(revision)}
+
+
+def _answered_kvs(response):
+    """The ``(key, value)`` pairs of one range response inside a transaction's answer."""
+    return [(_unb64(kv["key"]), _unb64(kv.get("value")))
+            for kv in (response.get("response_range") or {}).get("kvs", [])]
+
+
 # =============================================================================
 # 16. One run
 #    A job's run from start to its output document: the checks its answer
@@ -10656,7 +10856,7 @@ class _Claim:
     """A job the scan decided to fire, and the execution it got."""
 
     __slots__ = ("job", "slot", "instant", "kind", "lateness", "eid", "source", "outcome",
-                 "row", "attempt", "running", "retried")
+                 "row", "attempt", "running", "retried", "fleet")
 
     def __init__(self, job, slot, instant, kind, lateness, source="builtin", attempt=1,
                  running=None):
@@ -10666,6 +10866,193 @@ class _Claim:
         self.attempt = attempt  # its attempt at the slot (2 and up: retries)
         self.running = running  # the claim of the run it overlaps or replaces (concurrency)
         self.retried = False  # an external run whose caller runs it again on failure
+        self.fleet = False  # claimed in the fleet's etcd too (see _Fleet)
+
+
+def _fleet_job(job):
+    """A job as every node names it: ids differ from home to home (each ``apply`` makes
+    its own), names do not (a jobs file matches jobs by name)."""
+    import hashlib
+
+    name = job.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return str(job.get("id"))
+    return hashlib.sha256(name.strip().casefold().encode("utf-8")).hexdigest()[:16]
+
+
+def _slot_key(instant, attempt):
+    """A slot as every node names it: its UTC instant, and the attempt after the first."""
+    parsed = _parse_stored(instant)
+    text = _iso(parsed.astimezone(timezone.utc)) if parsed else str(instant)
+    return text if attempt <= 1 else f"{text}~{attempt}"
+
+
+class _Fleet:
+    """This process as a ticker of a fleet sharing one etcd (the config's ``cluster``).
+
+    Keys under the fleet's prefix:
+
+    ``tickers/<ticker>``
+        Attached to the ticker's lease, kept alive while it runs: a ticker
+        whose key is gone is dead (or cut off) and claims nothing more.
+    ``claims/<job>/<slot>``
+        One per fired slot (the job by its name, ``_fleet_job``), created only if absent, and only while the
+        claimer's ticker key is still its own (fencing): the execution id,
+        the node, the ticker and ``state`` (``claimed``, then
+        ``completed``, ``failed`` or ``unknown``).  Not attached to the
+        lease: a claim outlives its ticker, so its slot never fires again.
+    ``running/<ticker>/<job>/<slot>``
+        A claim not ended yet, under its ticker: any ticker settles the
+        claims of a dead one ``unknown``.
+    """
+
+    def __init__(self, home, cluster):
+        self.etcd = _Etcd(cluster, home.environ)
+        self.prefix = cluster.get("prefix", _CLUSTER_PREFIX)
+        self.seconds = cluster.get("lease_seconds", _CLUSTER_LEASE)
+        self.node = cluster.get("node") or os.uname().nodename
+        self.ticker = f"{self.node}:{_identity()['process_id'][:12]}"
+        self.lease, self.keeper, self.stop = None, None, None
+
+    def key(self, *parts):
+        return "/".join((self.prefix,) + parts)
+
+    def join(self, now):
+        """Take this ticker's lease and key (once a process), and keep the lease alive."""
+        import json
+        import threading
+
+        if self.lease is not None:
+            return
+        lease = self.etcd.grant(self.seconds)
+        self.etcd.txn([], [_put(self.key("tickers", self.ticker), json.dumps(
+            {"node": self.node, "since": _iso(now), "pid": os.getpid()}), lease)])
+        self.lease, self.stop = lease, threading.Event()
+        self.keeper = threading.Thread(target=self._keep, args=(lease, self.stop), daemon=True,
+                                       name="hermes-cron-lease")
+        self.keeper.start()
+
+    def _keep(self, lease, stop):
+        while not stop.wait(self.seconds / 3):
+            try:
+                if not self.etcd.keepalive(lease):
+                    return  # expired (cut off too long): its claims fail from now on
+            except ClusterError:
+                pass  # unreachable: the next beat tries again, within the lease
+
+    def leave(self):
+        """Give the lease back: this ticker's key goes, and nothing of it is running."""
+        if self.lease is None:
+            return
+        self.stop.set()
+        lease, self.lease = self.lease, None
+        self.etcd.revoke(lease)
+
+    def claim(self, job, slot, eid, now):
+        """(True, None) if this ticker took *slot* of *job* for run *eid*; (False, the
+        claim's record) if another ticker has it.
+
+        Raises ``ClusterUnavailableError`` when etcd cannot say, and
+        ``ClusterError`` once this ticker's lease is gone (fenced off).
+        """
+        import json
+
+        self.join(now)
+        key = _fleet_job(job)
+        claim, mine = self.key("claims", key, slot), self.key("tickers", self.ticker)
+        record = {"execution_id": eid, "node": self.node, "ticker": self.ticker,
+                  "name": job.get("name"), "job_id": job["id"], "scheduled_instant": slot,
+                  "state": "claimed", "claimed_at": _iso(now)}
+        won, answers = self.etcd.txn(
+            [_absent(claim), _held_by(mine, self.lease)],
+            [_put(claim, json.dumps(record)),
+             _put(self.key("running", self.ticker, key, slot), claim)],
+            [_get(claim), _get(mine)])
+        if won:
+            return True, None
+        held = _answered_kvs(answers[0]) if answers else []
+        if held:  # taken: by this run itself when an earlier try's answer was lost
+            other = json.loads(held[0][1])
+            return other.get("execution_id") == eid, other
+        raise ClusterError("this ticker's etcd lease expired", self.ticker,
+                           "it claims nothing more; the next tick starts a new ticker")
+
+    def finish(self, job, slot, eid, claimed_at, state, error, now):
+        """Record how claimed run *eid* ended, while this ticker still holds its lease."""
+        import json
+
+        if self.lease is None:
+            return
+        key = _fleet_job(job)
+        claim = self.key("claims", key, slot)
+        value = json.dumps({"execution_id": eid, "node": self.node, "ticker": self.ticker,
+                            "name": job.get("name"), "job_id": job["id"],
+                            "scheduled_instant": slot, "state": state,
+                            "claimed_at": claimed_at, "finished_at": _iso(now), "error": error})
+        try:
+            self.etcd.txn([_held_by(self.key("tickers", self.ticker), self.lease)],
+                          [_put(claim, value),
+                           _delete(self.key("running", self.ticker, key, slot))])
+        except ClusterError:
+            pass  # the local ledger has it; the fleet's copy settles with the ticker
+
+    def settle_dead(self, now):
+        """Mark ``unknown`` the claims of tickers whose lease expired; return their keys."""
+        import json
+
+        running = self.etcd.range(self.key("running") + "/", prefix=True)
+        if not running:
+            return []
+        alive = {key for key, *_ in self.etcd.range(self.key("tickers") + "/", prefix=True)}
+        settled = []
+        for key, claim, revision, _ in running:
+            ticker = key[len(self.key("running")) + 1:].split("/", 1)[0]
+            if self.key("tickers", ticker) in alive:
+                continue
+            found = self.etcd.range(claim)
+            record = json.loads(found[0][1]) if found else {}
+            if record.get("state") == "claimed":
+                record.update(state="unknown", settled_by=self.node, finished_at=_iso(now),
+                              error=f"ticker {ticker} lost its etcd lease before the run ended; "
+                                    "whether its side effects happened is unknown, so it is "
+                                    "not run again")
+                done, _ = self.etcd.txn([_unchanged(claim, found[0][2]),
+                                         _unchanged(key, revision)],
+                                        [_put(claim, json.dumps(record)), _delete(key)])
+                if done:
+                    settled.append(claim)
+            else:  # ended, or gone: only the index entry is left
+                self.etcd.txn([_unchanged(key, revision)], [_delete(key)])
+        return settled
+
+
+def _fleet_claims(home, fires, now, report):
+    """Claim *fires* in the fleet; return the ones this ticker won, each with its eid.
+
+    A slot another ticker holds is dropped here (its job's pending slot with
+    it: it ran elsewhere).  When etcd cannot be reached, nothing more is
+    claimed: the slots left stay pending in their records, and the next tick
+    fires them (late, within their grace) once etcd answers.
+    """
+    fleet, won = home.fleet, []
+    for index, claim in enumerate(fires):
+        eid = os.urandom(16).hex()
+        try:
+            taken, other = fleet.claim(claim.job, _slot_key(claim.instant, claim.attempt), eid,
+                                       now)
+        except ClusterError as exc:
+            report["fleet_error"] = redact(f"{exc}; fired {len(won)} of {len(fires)} due; the "
+                                           f"rest stay due")
+            return won, fires[index:]
+        if taken:
+            claim.eid = eid
+            won.append(claim)
+        else:
+            claim.job.pop("pending_slot", None)  # it ran elsewhere
+            report.setdefault("fleet_lost", []).append({
+                "job_id": claim.job["id"], "scheduled_instant": claim.instant,
+                "node": other.get("node"), "execution_id": other.get("execution_id")})
+    return won, []
 
 
 def _owner_tag():
@@ -10740,6 +11127,11 @@ def _run_claimed(home, claim):
     # The ledger row first: from its commit on the result is durable, and
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
+    if claim.fleet:
+        home.fleet.finish(job, _slot_key(claim.instant, claim.attempt), eid, _iso(started),
+                          "completed" if outcome.ok else "failed",
+                          None if outcome.ok else redact(outcome.error or "unknown failure"),
+                          finished)
     if (yield from ledger.finish(eid, outcome.ok, outcome.error, delivery, finished,
                                  checked + resolved)):
         claim.row = {"status": "completed" if outcome.ok else "failed",
@@ -11230,6 +11622,21 @@ class _Scheduler:
         self.config_unread = False  # this tick trusted .config.seen (see reload_settings)
         self.unread_timezone = ""  # then, the config's timezone .config.seen names
         self._default_zone = None  # (settings or timezone, zone variables, the zone)
+        self._fleet = None  # (the cluster setting, its _Fleet)
+
+    @property
+    def fleet(self):
+        """This process as a ticker of the config's ``cluster`` (``_Fleet``), or None."""
+        cluster = self.settings.get("cluster")
+        if cluster is None:
+            return None
+        if self._fleet is None or self._fleet[0] != cluster:
+            self._fleet = (cluster, _Fleet(self, cluster))
+        return self._fleet[1]
+
+    def joined_fleet(self):
+        """The ``_Fleet`` this process made, or None: a tick that claimed nothing made none."""
+        return self._fleet[1] if self._fleet is not None else None
 
     @property
     def settings(self):
@@ -11426,6 +11833,7 @@ def _tick(home, wait=True):
     if wait or not threads:
         for thread in threads:
             thread.join()
+        _fleet_after(home, now, report, leave=wait)
         try:
             _after_runs(home, live)
         except Exception as exc:  # e.g. a damaged deliveries.db: the tick says so
@@ -11435,7 +11843,7 @@ def _tick(home, wait=True):
         home.store.forget_kept()
     _tick_done(home, started, report)
     _write_tick_files(home, now, report.get("config_error") or report.get("drain_error")
-                      or report.get("housekeeping_error"))
+                      or report.get("housekeeping_error") or report.get("fleet_error"))
     return report, threads
 
 
@@ -11475,6 +11883,19 @@ def _tick_settings(home, report):
     error = home.reload_settings(quick=True)  # afresh, or known unchanged since a clean load
     if error:
         report["config_error"] = error
+
+
+def _fleet_after(home, now, report, leave):
+    """After a tick's runs: settle the claims of dead tickers; a one-shot tick leaves."""
+    fleet = home.joined_fleet()
+    if fleet is None:
+        return  # this process never claimed in a fleet
+    try:
+        report["fleet_settled"] = fleet.settle_dead(now)
+        if leave:
+            fleet.leave()
+    except ClusterError as exc:
+        report.setdefault("fleet_error", redact(str(exc)))
 
 
 def _after_runs(home, live=None):
@@ -11629,8 +12050,7 @@ def _apply_decisions(home, doc, jobs, records, decisions, now, report, changed=F
     home.ledger.record_skips(holds, now)
     for claim in fires:
         _advance(home, claim, now)
-    _claim_fires(home, doc, jobs, fires, now, changed)
-    return fires
+    return _claim_fires(home, doc, jobs, fires, now, changed, report)
 
 
 def _apply_one(home, job, decision, now, report, holds):
@@ -11660,16 +12080,31 @@ def _apply_one(home, job, decision, now, report, holds):
         _retire_job(home, job, decision, now, report)
 
 
-def _claim_fires(home, doc, jobs, fires, now, changed):
-    """Save the advanced records, then create the fires' rows, then take their claims."""
+def _claim_fires(home, doc, jobs, fires, now, changed, report):
+    """Save the advanced records, then create the fires' rows, then take their claims;
+    return the claims to run.
+
+    In a fleet the slots are claimed in etcd between the first save and the
+    rows (``_fleet_claims``): a slot this ticker lost, or could not claim,
+    gets no row here.
+    """
     store = home.store
     if fires or changed:
         store.save(doc, jobs, now)
     elif store.read_stat is not None:
         store.write_due(jobs, now, store.read_stat)  # e.g. after a hand edit
+    given = None
+    if fires and home.fleet is not None:
+        lost = len(fires)
+        fires, _ = _fleet_claims(home, fires, now, report)
+        given = [claim.eid for claim in fires]
+        for claim in fires:
+            claim.fleet = True
+        if lost != len(fires) and not fires:
+            store.save(doc, jobs, now)  # the lost slots' pending marks are dropped
     if fires:
         eids = home.ledger.claim([(c.job["id"], c.instant, c.attempt, _jitter(c.job, c.slot)
-                                   if c.instant else 0) for c in fires], "builtin", now)
+                                   if c.instant else 0) for c in fires], "builtin", now, given)
         tag = _owner_tag()
         for claim, eid in zip(fires, eids):
             claim.eid = eid
@@ -11678,9 +12113,11 @@ def _claim_fires(home, doc, jobs, fires, now, changed):
             claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
             claim.job.pop("pending_slot", None)
             claim.job.pop("retry", None)  # taken: the row holds this attempt now
-        store.save(doc, jobs, now, changed={c.job["id"] for c in fires})
+        store.save(doc, jobs, now, changed={c.job["id"] for c in fires} if given is None
+                   else None)
     for claim in fires:  # the runs get copies; the list is not ours after the lock
         claim.job = dict(claim.job)
+    return fires
 
 
 def _apply_changes(job, changes):
@@ -15579,7 +16016,7 @@ class _TickLog:
         if stage:
             self._stage(stage, report)
             return
-        for key in ("error", "config_error", "drain_error", "housekeeping_error"):
+        for key in ("error", "config_error", "drain_error", "housekeeping_error", "fleet_error"):
             if report.get(key):
                 self.say("error", f"{_PROG}: error: {report[key]}", sys.stderr,
                          error=report[key])
@@ -15587,8 +16024,15 @@ class _TickLog:
             self.say("busy", "tick busy: another tick holds .tick.lock; nothing to do")
         if "dispatched" not in report or report["busy"]:
             return
+        for lost in report.get("fleet_lost", ()):
+            self.say("fleet_lost", f'{lost["job_id"]} {lost["scheduled_instant"]} claimed by '
+                                   f'{lost["node"]} (execution {lost["execution_id"]}): not run '
+                                   f'here', **lost)
+        for key in report.get("fleet_settled", ()):
+            self.say("fleet_settled", f"settled {key} unknown: its ticker's etcd lease expired",
+                     key=key)
         if report["dispatched"] or report["skipped"] or report.get("reconciled") \
-                or report.get("lost"):
+                or report.get("lost") or report.get("fleet_lost") or report.get("fleet_error"):
             self._idle_said = None
             return
         now = self.home.now()
@@ -15673,7 +16117,7 @@ def _cmd_tick(home, args):
     if home.scheduler.runs.stopping:
         return EXIT_INTERRUPTED
     return EXIT_FAILURE if any(report.get(k) for k in (
-        "config_error", "drain_error", "housekeeping_error")) else EXIT_OK
+        "config_error", "drain_error", "housekeeping_error", "fleet_error")) else EXIT_OK
 
 
 def _cmd_run(home, args):
