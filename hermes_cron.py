@@ -6129,7 +6129,7 @@ class _Ledger:
                                 "scheduled_instant=? AND attempt>=? LIMIT 1",
                                 (job_id, instant, attempt)))
 
-    def claim_occurrence(self, job_id, instant, source, now, retry=None):
+    def claim_occurrence(self, job_id, instant, source, now, retry=None, eid=None):
         """Claim an occurrence unless any row has it; return (new id, existing row).
 
         The check and the insert are one transaction, so two processes that
@@ -6148,7 +6148,7 @@ class _Ledger:
                     found = dict(zip([d[0] for d in cur.description], found))
                     if retry is None or found["id"] != retry[0]:
                         return None, found
-                eid = self._insert(conn, job_id, instant, source, now)
+                eid = self._insert(conn, job_id, instant, source, now, eid)
                 if retry is not None:
                     conn.execute(*self.attempt_write(eid, job_id, instant, retry[1], 0))
                 return eid, None
@@ -12246,8 +12246,15 @@ def _run_now(home, ref, occurrence=None, retried=False):
     # A run killed between its row and its claim leaves a row no job names:
     # the next tick must look at the ledger, not only at the due summary.
     home.store.forget_due()
+    fleet = home.fleet if instant is not None else None
+    if fleet is not None:  # the fleet's claim first: another node may have run it
+        eid = os.urandom(16).hex()
+        won, other = fleet.claim(job, _slot_key(instant, retry[1] if retry else 1), eid, now)
+        if not won:
+            return {"id": other.get("execution_id"), "job_id": job["id"], "status": other.get(
+                "state"), "scheduled_instant": instant, "node": other.get("node")}, True
     if instant is not None:
-        eid, existing = ledger.claim_occurrence(job["id"], instant, source, now, retry)
+        eid, existing = ledger.claim_occurrence(job["id"], instant, source, now, retry, eid)
         if existing is not None:
             return existing, True
     tag = _owner_tag()
@@ -12297,11 +12304,12 @@ def _run_now(home, ref, occurrence=None, retried=False):
         raise
     claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source,
                    attempt=retry[1] if retry else 1)
-    claim.eid, claim.retried = eid, retried
+    claim.eid, claim.retried, claim.fleet = eid, retried, fleet is not None
     home.heartbeat.start(home)
     try:
         _run_claim(home, claim)
     finally:
+        _fleet_after(home, now, {}, leave=True)
         _after_runs(home)
     return ledger.get([eid])[eid], False
 
@@ -13001,6 +13009,32 @@ def _cron_findings(home, job):
     return found
 
 
+def _doctor_fleet(home, find):
+    """Is etcd reachable, and does this node's job set (as its last ``apply`` published
+    it) match the other nodes'?"""
+    import json
+
+    fleet = home.fleet
+    try:
+        sets = {key.rsplit("/", 1)[1]: json.loads(value) for key, value, *_ in
+                fleet.etcd.range(fleet.key("jobsets") + "/", prefix=True)}
+    except ClusterError as exc:
+        find(None, "fleet_unreachable", str(exc))
+        return
+    mine = sets.get(fleet.node)
+    if mine is None:
+        find(None, "fleet_jobs_unpublished", f"node {fleet.node} has published no job set: "
+                                             f"run 'apply FILE' with the fleet's jobs file")
+        return
+    others = sorted(node for node, entry in sets.items()
+                    if node != fleet.node and entry.get("digest") != mine.get("digest"))
+    if others:
+        find(None, "fleet_jobs_differ", f"this node's jobs (digest {mine.get('digest')}, "
+                                        f"{mine.get('jobs')} jobs) differ from those of "
+                                        f"{', '.join(others)}: apply the same jobs file on "
+                                        f"every node")
+
+
 def _doctor(home):
     """Read-only health checks; return ``{"ok", "findings": [{job_id, code, message}]}``."""
     now = home.now()
@@ -13052,6 +13086,8 @@ def _doctor(home):
             find(row["job_id"], "stale_execution",
                  f"execution {row['id']} has been {row['status']} since {row['claimed_at']}; "
                  f"if its process is gone, the next tick on this host marks it unknown")
+    if settings and settings.get("cluster"):
+        _doctor_fleet(home, find)
     for row in home.deliveries.rows(status="pending", limit=1000):
         created = _parse_stored(row["created_at"])
         if created is not None and (now - created).total_seconds() > _MIN_GRACE:
@@ -14090,7 +14126,27 @@ def _apply(home, entries, prune, dry_run):
     for step in plan:
         if step["action"] == "delete":
             _forget_job(home, step)
+    if home.fleet is not None:
+        _publish_jobs(home, _jobs_file(home, None), now)
     return plan
+
+
+def _jobs_digest(entries):
+    """A job set's digest: its jobs as a jobs file, in name order (ids and state left out)."""
+    import hashlib
+    import json
+
+    ordered = sorted(entries, key=lambda entry: entry["name"].strip().casefold())
+    return hashlib.sha256(json.dumps(ordered, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+def _publish_jobs(home, entries, now):
+    """Keep this node's job set digest in the fleet (``jobsets/<node>``), for ``doctor``."""
+    import json
+
+    fleet = home.fleet
+    fleet.etcd.txn([], [_put(fleet.key("jobsets", fleet.node), json.dumps(
+        {"digest": _jobs_digest(entries), "jobs": len(entries), "at": _iso(now)}))])
 
 
 # =============================================================================
