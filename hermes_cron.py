@@ -12449,6 +12449,7 @@ def _daemon(home, stop, drain, on_report=None):
         say({"stage": "stopping", "signal": received, "running": home.runs.inflight,
              "drain": drain})
         _drain_runs(home, threads, drain, grace, say)
+        _fleet_after(home, home.now(), {}, leave=True)  # its lease goes back with its runs
         say({"stage": "stopped"})
     finally:
         for sig, handler in saved.items():  # an embedder's own handlers come back
@@ -13542,6 +13543,42 @@ def _kubernetes_daemon(image=None):
             "spec": {"replicas": 1, "strategy": {"type": "Recreate"},
                      "selector": {"matchLabels": labels},
                      "template": {"metadata": {"labels": labels}, "spec": pod}}}
+
+
+def _kubernetes_fleet(image, replicas, urls):
+    """A fleet of daemons: *replicas* pods, on different nodes where there are enough,
+    each with its home in an ``emptyDir`` (its local ledger), the config's ``cluster``
+    naming the etcd members *urls* (each pod is a node, named as its pod), and the
+    jobs from the ConfigMap ``hermes-cron-jobs`` applied before the daemon starts."""
+    import json
+
+    items = [item for item in _kubernetes_shared(image) if item["kind"] == "ConfigMap"]
+    items.append({"apiVersion": "v1", "kind": "ConfigMap",
+                  "metadata": {"name": "hermes-cron-config", "labels": {"app": "hermes-cron"}},
+                  "data": {"config.json": json.dumps({"cluster": {"etcd": urls}}, indent=2)
+                           + "\n"}})
+    labels = {"app": "hermes-cron", "component": "fleet"}
+    deployment = _kubernetes_daemon(image)
+    pod = deployment["spec"]["template"]["spec"]
+    pod["volumes"] = [{"name": "home", "emptyDir": {}} if volume["name"] == "home" else volume
+                      for volume in pod["volumes"]]
+    pod["volumes"].append({"name": "config", "configMap": {"name": "hermes-cron-config"}})
+    config = _kubernetes_container("config", ["sh", "-c", "mkdir -p /data/cron && cp "
+                                              "/etc/hermes-cron-config/config.json /data/cron/"],
+                                   image)
+    config["volumeMounts"].append({"name": "config", "mountPath": "/etc/hermes-cron-config",
+                                   "readOnly": True})
+    pod["initContainers"].insert(0, config)
+    pod["affinity"] = {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 100, "podAffinityTerm": {"labelSelector": {"matchLabels": labels},
+                                            "topologyKey": "kubernetes.io/hostname"}}]}}
+    deployment["metadata"] = {"name": "hermes-cron-fleet", "labels": labels}
+    deployment["spec"].update(replicas=replicas, selector={"matchLabels": labels},
+                              strategy={"type": "RollingUpdate", "rollingUpdate": {
+                                  "maxSurge": 1, "maxUnavailable": 0}})
+    deployment["spec"]["template"]["metadata"] = {"labels": labels}
+    items.append(deployment)
+    return items
 
 
 def _exportable(home, job, engine):
@@ -15135,7 +15172,8 @@ class CronHome:
             return f.read()
 
     def export(self, engine: str, refs: "Sequence[str]" = (), tick: bool = False,
-               image: "str | None" = None) -> str:
+               image: "str | None" = None, replicas: "int | None" = None,
+               etcd: "Sequence[str]" = ()) -> str:
         """Render cron(8), systemd or Kubernetes definitions (text).
 
         Without *refs*: for crontab the every-minute ``tick`` line; for
@@ -15148,8 +15186,25 @@ class CronHome:
         with the reason.  Kubernetes gets one complete ``List``: the module's
         ConfigMap (none with *image*, an image with hermes_cron installed),
         the home's volume claim and the workload.  ``jobs`` renders the jobs
-        file ``apply`` takes (JSON; completed one-shots left out).
+        file ``apply`` takes (JSON; completed one-shots left out).  With
+        *replicas* and *etcd* (member URLs): a fleet of daemons instead, one
+        Deployment of that many pods on different nodes, each with a local
+        home of its own, claiming every slot through etcd.
         """
+        if (replicas is not None or etcd) and (engine != "kubernetes" or refs or tick or
+                                               replicas is None or not etcd):
+            raise InvalidInputError("--replicas and --etcd go together, with export kubernetes "
+                                    "and no JOB or --tick", replicas,
+                                    "export kubernetes --replicas 3 --etcd http://etcd:2379")
+        if replicas is not None:
+            _check_cluster({"etcd": list(etcd)}, "--etcd")
+            if not 1 <= replicas <= 100:
+                raise InvalidInputError("--replicas must be from 1 to 100", replicas,
+                                        "use e.g. 3")
+            import json
+
+            return json.dumps({"apiVersion": "v1", "kind": "List", "items": _kubernetes_fleet(
+                image, replicas, list(etcd))}, indent=2) + "\n"
         if image is not None and engine != "kubernetes":
             raise InvalidInputError("--image is for kubernetes only", image,
                                     "drop --image, or export kubernetes")
@@ -15225,10 +15280,16 @@ def _jobs_before_options(argv):
     of JOBs only before them, and ``export kubernetes --image X digest`` is
     as natural as the other order."""
     at = next(i for i, arg in enumerate(argv) if arg == "export")
-    words, options, values = [], [], iter(argv[at + 1:])
+    words, options, rest = [], [], argv[at + 1:]
+    values = iter(rest)
     for arg in values:
-        if arg in ("--image", "--home"):
+        if arg in ("--image", "--home", "--replicas"):
             options += [arg, next(values, "")]
+        elif arg == "--etcd":  # its URLs: the words after it that are URLs
+            options.append(arg)
+            while len(options) < len(rest) and rest[len(words) + len(options)].startswith(
+                    ("http://", "https://")):
+                options.append(next(values))
         elif arg.startswith("-"):
             options.append(arg)
         else:
@@ -15481,6 +15542,11 @@ def _parser(wanted=None):
     p.add_argument("--image", metavar="IMAGE",
                    help="kubernetes: run this image, which has hermes_cron installed, instead "
                         "of python:3-slim with the module from a ConfigMap")
+    p.add_argument("--replicas", type=int, metavar="N",
+                   help="kubernetes: a fleet of N daemons claiming slots through etcd "
+                        "(with --etcd)")
+    p.add_argument("--etcd", nargs="+", default=[], metavar="URL",
+                   help="kubernetes --replicas: the etcd members' client URLs")
     p = command("apply", "make the jobs match a jobs file (JSON; see 'export jobs')",
                 times=False)
     p.add_argument("file", metavar="FILE", help="the jobs file ('-' reads stdin)")
@@ -16617,7 +16683,8 @@ def _cmd_metrics(home, args):
 # =============================================================================
 
 def _cmd_export(home, args):
-    text = home.export(args.engine, args.jobs, args.tick, image=args.image)
+    text = home.export(args.engine, args.jobs, args.tick, image=args.image,
+                       replicas=args.replicas, etcd=args.etcd)
     if args.json:
         _print_json(_export_json(args.engine, text))
     else:
