@@ -18014,6 +18014,186 @@ def test_fleet_etcd_cluster_harness_survives_a_member_kill(etcd_cluster):
         "/fleet/probe/a": "before", "/fleet/probe/b": "while m0 was down"}
 
 
+def _fleet_homes(tmp_path, clock, env, urls, nodes=("node-a", "node-b", "node-c"), **cluster):
+    """One home per node on the same clock, each with the cluster setting and its own
+    scripts dir, all made from one jobs file by ``apply`` (so their job ids differ)."""
+    homes = []
+    for node in nodes:
+        scripts = tmp_path / node / "scripts"
+        scripts.mkdir(parents=True)
+        (scripts / "ok.sh").write_text("echo ran\n")
+        home = hc.CronHome(tmp_path / node / "cron", clock=clock, environ=dict(env),
+                           lock_timeout=2.0)
+        write_config(home, {"scripts_dir": str(scripts), "cluster": dict(
+            {"etcd": urls, "node": node, "lease_seconds": 5}, **cluster)})
+        home.apply([{"name": "minutely", "schedule": "* * * * *", "script": "ok.sh",
+                     "no_agent": True}])
+        homes.append(home)
+    return homes
+
+
+def _fleet_claims(url):
+    return {key.rsplit("/", 1)[1]: json.loads(value) for key, value in
+            _etcd_keys(url, "/hermes-cron/claims/").items()}
+
+
+def test_fleet_config_is_checked_naming_the_field(home):
+    for cluster, message in [
+            ({"etcd": []}, "config.json key 'cluster': etcd must be a list of member URLs: "
+                           "[]: write \"etcd\": [\"http://etcd-0.etcd:2379\", ...]"),
+            ({"etcd": ["etcd-0:2379"]}, "config.json key 'cluster': etcd must be a list of "
+                                        "member URLs: ['etcd-0:2379']: write \"etcd\": "
+                                        "[\"http://etcd-0.etcd:2379\", ...]"),
+            ({"etcd": ["http://e:2379"], "prefix": "x"}, "config.json key 'cluster': prefix "
+                                                         "must be a key path such as "
+                                                         "'/hermes-cron': 'x': one prefix per "
+                                                         "fleet"),
+            ({"etcd": ["http://e:2379"], "lease_seconds": 2}, "config.json key 'cluster': "
+                                                              "lease_seconds must be a whole "
+                                                              "number from 5 to 3600: 2: use "
+                                                              "e.g. 15"),
+            ({"etcd": ["http://e:2379"], "node": "a/b"}, "config.json key 'cluster': node "
+                                                         "must not contain '/': 'a/b': name "
+                                                         "the node as its host is named")]:
+        write_config(home, {"cluster": cluster})
+        home.scheduler.forget_settings()
+        with pytest.raises(hc.InvalidInputError) as caught:
+            home.settings
+        assert str(caught.value) == message
+    write_config(home, {"cluster": {"etcd": ["http://e:2379"], "lease_sconds": 5}})
+    home.scheduler.forget_settings()
+    home.settings
+    assert home.scheduler.config_warnings == [
+        "config.json: unknown key 'cluster.lease_sconds' is ignored (did you mean "
+        "'lease_seconds'?)"]
+
+
+def test_fleet_each_slot_fires_once_across_three_homes(etcd_cluster, tmp_path, clock, env):
+    cluster = etcd_cluster(1)
+    homes = _fleet_homes(tmp_path, clock, env, cluster.urls)
+    assert len({home.jobs()[0]["id"] for home in homes}) == 3  # each apply made its own id
+    for minute in range(1, 4):
+        clock.advance(minutes=1)
+        reports = [home.tick() for home in homes]
+        ran = [(n, d["status"]) for n, r in enumerate(reports) for d in r["dispatched"]]
+        assert len(ran) == 1 and ran[0][1] == "completed", reports
+        winner = ran[0][0]
+        eid = reports[winner]["dispatched"][0]["execution_id"]
+        for n, report in enumerate(reports):
+            if n != winner:
+                assert report["fleet_lost"] == [{
+                    "job_id": homes[n].jobs()[0]["id"],
+                    "scheduled_instant": hc._iso(clock.now), "node": f"node-{'abc'[winner]}",
+                    "execution_id": eid}]
+                assert homes[n].runs() == []  # nothing recorded where it did not run
+                assert "pending_slot" not in homes[n].jobs()[0]
+        claim = _fleet_claims(cluster.urls[0])[hc._iso(clock.now)]
+        assert (claim["execution_id"], claim["node"], claim["state"], claim["name"]) == (
+            eid, f"node-{'abc'[winner]}", "completed", "minutely")
+    assert _etcd_keys(cluster.urls[0], "/hermes-cron/tickers/") == {}  # each tick left
+    assert _etcd_keys(cluster.urls[0], "/hermes-cron/running/") == {}
+
+
+def test_fleet_fires_nothing_while_etcd_is_unreachable(etcd_cluster, tmp_path, clock, env,
+                                                       capsys):
+    cluster = etcd_cluster(1)
+    home, = _fleet_homes(tmp_path, clock, env, cluster.urls, nodes=("node-a",))
+    cluster.kill(0)
+    clock.advance(minutes=1)
+    report = home.tick()
+    assert report["dispatched"] == [] and home.runs() == []
+    assert report["fleet_error"] == (
+        f"etcd cannot be reached: '{cluster.urls[0]}: URLError: <urlopen error [Errno 111] "
+        f"Connection refused>': nothing is fired until etcd answers again; fired 0 of 1 "
+        f"due; the rest stay due")
+    assert home.jobs()[0]["pending_slot"]["scheduled_at"] == hc._iso(clock.now)
+    assert [f["code"] for f in home.doctor()["findings"] if f["code"].startswith("fleet")] \
+        == ["fleet_unreachable"]
+    cluster.restart(0)
+    clock.advance(seconds=30)  # the slot kept: it fires now, once
+    report = home.tick()
+    assert [(d["status"], d["kind"]) for d in report["dispatched"]] == [("completed",
+                                                                         "on_time")]
+    assert [r["scheduled_instant"] for r in home.runs()] == ["2026-03-06T12:01:00+00:00"]
+    assert "fleet_error" not in report
+
+
+def test_fleet_a_ticker_whose_lease_expired_claims_nothing(etcd_cluster, tmp_path, clock, env):
+    cluster = etcd_cluster(1)
+    home, = _fleet_homes(tmp_path, clock, env, cluster.urls, nodes=("node-a",))
+    fleet = home.scheduler.fleet
+    fleet.join(clock.now)
+    _etcd_call(cluster.urls[0], "/v3/lease/revoke", {"ID": str(fleet.lease)})  # cut off
+    clock.advance(minutes=1)
+    report = home.tick()
+    assert report["dispatched"] == [] and home.runs() == []
+    assert report["fleet_error"] == (
+        f"this ticker's etcd lease expired: '{fleet.ticker}': it claims nothing more; the "
+        f"next tick starts a new ticker; fired 0 of 1 due; the rest stay due")
+    assert _fleet_claims(cluster.urls[0]) == {}
+
+
+def test_fleet_run_occurrence_runs_a_slot_once_across_homes(etcd_cluster, tmp_path, clock,
+                                                            env):
+    cluster = etcd_cluster(1)
+    a, b = _fleet_homes(tmp_path, clock, env, cluster.urls, nodes=("node-a", "node-b"))
+    clock.advance(minutes=1)
+    row, existing = hc._run_now(a.scheduler, "minutely", "auto")
+    assert (row["status"], existing) == ("completed", False)
+    other, existing = hc._run_now(b.scheduler, "minutely", "auto")
+    assert existing is True and (other["id"], other["node"], other["status"]) == (
+        row["id"], "node-a", "completed")
+    assert b.runs() == []
+    report = b.tick()  # the tick sees the slot taken in the fleet too
+    assert report["dispatched"] == [] and report["fleet_lost"][0]["execution_id"] == row["id"]
+
+
+def test_fleet_doctor_says_when_a_nodes_jobs_differ(etcd_cluster, tmp_path, clock, env):
+    cluster = etcd_cluster(1)
+    a, b = _fleet_homes(tmp_path, clock, env, cluster.urls, nodes=("node-a", "node-b"))
+    assert [f for f in a.doctor()["findings"] if f["code"].startswith("fleet")] == []
+    b.apply([{"name": "minutely", "schedule": "*/5 * * * *", "script": "ok.sh",
+              "no_agent": True}])
+    found = [f["message"] for f in a.doctor()["findings"] if f["code"] == "fleet_jobs_differ"]
+    digest = hc._jobs_digest(hc._jobs_file(a.scheduler, None))
+    assert found == [f"this node's jobs (digest {digest}, 1 jobs) differ from those of node-b: "
+                     f"apply the same jobs file on every node"]
+
+
+@pytest.mark.slow
+def test_fleet_a_killed_tickers_run_is_settled_unknown_by_another(etcd_cluster, tmp_path,
+                                                                   clock, env):
+    cluster = etcd_cluster(3)
+    a, b = _fleet_homes(tmp_path, clock, env, cluster.urls, nodes=("node-a", "node-b"))
+    gate = tmp_path / "started"
+    (tmp_path / "node-a" / "scripts" / "ok.sh").write_text(f"touch '{gate}'\nsleep 60\n")
+    clock.advance(minutes=1)
+    tick = subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", a.path, "tick"],
+                            cwd=HERE, env=dict(env, HERMES_CRON_NOW=hc._iso(clock.now)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    with HangCap(30):
+        while not gate.exists():
+            assert tick.poll() is None, "the tick ended before its run started"
+            time.sleep(0.05)
+    os.killpg(tick.pid, signal.SIGKILL)
+    tick.wait()
+    [claim] = _fleet_claims(cluster.urls[1]).values()
+    assert (claim["node"], claim["state"]) == ("node-a", "claimed")
+    with HangCap(30):  # the dead ticker's key goes with its lease (5 s)
+        while _etcd_keys(cluster.urls[1], "/hermes-cron/tickers/"):
+            time.sleep(0.2)
+    report = b.tick()  # the same minute: the slot is taken, and its run is settled
+    assert report["dispatched"] == [] and report["fleet_lost"][0]["node"] == "node-a"
+    [claim] = _fleet_claims(cluster.urls[2]).values()
+    assert (claim["node"], claim["state"], claim["settled_by"]) == ("node-a", "unknown",
+                                                                    "node-b")
+    assert claim["error"].startswith("ticker node-a:") and claim["error"].endswith(
+        "lost its etcd lease before the run ended; whether its side effects happened is "
+        "unknown, so it is not run again")
+    assert _etcd_keys(cluster.urls[0], "/hermes-cron/running/") == {}
+
+
 # ---- campaign: a seeded, model-based fault campaign over real processes -------------
 #
 # Each trial writes a random store straight into jobs.json (cron, `every Nm`,
