@@ -2403,6 +2403,7 @@ def _check_config_value(key, kind, value, source):
 
 
 _CLUSTER_PREFIX = "/hermes-cron"
+_FLEET_KEEP = 20  # claims kept per job in etcd, as the ledger keeps 20 rows a job
 _CLUSTER_LEASE = 15
 
 
@@ -11025,6 +11026,29 @@ class _Fleet:
                 self.etcd.txn([_unchanged(key, revision)], [_delete(key)])
         return settled
 
+    def compact(self, jobs, keep=_FLEET_KEEP):
+        """Drop the claims of *jobs* beyond each one's newest *keep* (the ledger's floor)."""
+        for job in jobs:
+            found = self.etcd.range(self.key("claims", _fleet_job(job)) + "/", prefix=True)
+            for key, _, revision, _ in sorted(found)[:-keep]:  # slot keys sort by time
+                self.etcd.txn([_unchanged(key, revision)], [_delete(key)])
+
+    def rows(self, job=None):
+        """Every claim the fleet holds (of *job*), as ledger-like rows naming their node."""
+        import json
+
+        prefix = self.key("claims", _fleet_job(job)) if job else self.key("claims")
+        rows = []
+        for _, value, _, _ in self.etcd.range(prefix + "/", prefix=True):
+            claim = json.loads(value)
+            rows.append({"id": claim.get("execution_id"), "job_id": claim.get("job_id"),
+                         "source": "fleet", "status": claim.get("state"),
+                         "claimed_at": claim.get("claimed_at"), "started_at": None,
+                         "finished_at": claim.get("finished_at"), "error": claim.get("error"),
+                         "scheduled_instant": claim.get("scheduled_instant"),
+                         "node": claim.get("node"), "name": claim.get("name")})
+        return rows
+
 
 def _fleet_claims(home, fires, now, report):
     """Claim *fires* in the fleet; return the ones this ticker won, each with its eid.
@@ -11053,6 +11077,32 @@ def _fleet_claims(home, fires, now, report):
                 "job_id": claim.job["id"], "scheduled_instant": claim.instant,
                 "node": other.get("node"), "execution_id": other.get("execution_id")})
     return won, []
+
+
+def _fleet_runs(home, fleet, rows, job_id, limit, ids):
+    """This node's rows (each naming this node) and the fleet's claims run elsewhere,
+    newest first, *limit* of them; etcd out of reach leaves this node's rows alone."""
+    jobs = {job.get("id"): job for job in home.jobs()}
+    by_name = {_fleet_job(job): job["id"] for job in jobs.values() if isinstance(job, dict)}
+    for row in rows:
+        row["node"] = fleet.node
+    try:
+        claims = fleet.rows(jobs.get(job_id) if job_id is not None else None)
+    except ClusterError:
+        return rows
+    if job_id is not None and job_id not in jobs:
+        claims = []  # a removed job: its runs here are all this node knows of
+    mine = {row["id"] for row in rows}
+    for claim in claims:
+        if claim["id"] in mine or claim["node"] == fleet.node:
+            continue
+        name = claim.pop("name")
+        local = by_name.get(_fleet_job({"name": name, "id": claim["job_id"]}))
+        claim["job_id"] = local or claim["job_id"]  # this node's id of the same job
+        if ids is None or claim["job_id"] in ids:
+            rows.append(claim)
+    rows.sort(key=lambda row: row.get("claimed_at") or "", reverse=True)
+    return rows[:limit]
 
 
 def _owner_tag():
@@ -11892,6 +11942,8 @@ def _fleet_after(home, now, report, leave):
         return  # this process never claimed in a fleet
     try:
         report["fleet_settled"] = fleet.settle_dead(now)
+        fleet.compact([claim.job for claim in report.get("dispatched", ())
+                       if getattr(claim, "fleet", False)])
         if leave:
             fleet.leave()
     except ClusterError as exc:
@@ -15084,7 +15136,12 @@ class CronHome:
             ids = [j["id"] for j in self.jobs(labels=labels)
                    if job_id is None or j["id"] == job_id]
             rows = ledger.rows_of(ids, limit)
-        return _with_verdicts(ledger, rows)
+        rows = _with_verdicts(ledger, rows)
+        fleet = self.scheduler.fleet
+        if fleet is None:
+            return rows
+        return _fleet_runs(self.scheduler, fleet, rows, job_id, limit,
+                           None if labels is None else set(ids))
 
     def incidents(self, state: "str | None" = None, ref: "str | None" = None) -> "list[_Record]":
         """Return incident rows (the table's columns), most recently seen first."""
@@ -16335,6 +16392,7 @@ def _cmd_runs(home, args):
                          + (f" attempt={row['attempt']}" if row.get("attempt") else "")
                          + (f" retry at {_shown(row['retry_at'], zone)}"
                             if row.get("retry_at") else "")
+                         + (f" node={row['node']}" if row.get("node") else "")
                          + names.get(row["job_id"], "")))
         if row["error"]:
             print(f"    {_printable(_error_summary(row['error']))}")

@@ -18085,13 +18085,20 @@ def test_fleet_each_slot_fires_once_across_three_homes(etcd_cluster, tmp_path, c
                     "job_id": homes[n].jobs()[0]["id"],
                     "scheduled_instant": hc._iso(clock.now), "node": f"node-{'abc'[winner]}",
                     "execution_id": eid}]
-                assert homes[n].runs() == []  # nothing recorded where it did not run
+                # nothing in the ledger where it did not run
+                assert homes[n].scheduler.ledger.rows(None, 100) == []
                 assert "pending_slot" not in homes[n].jobs()[0]
         claim = _fleet_claims(cluster.urls[0])[hc._iso(clock.now)]
         assert (claim["execution_id"], claim["node"], claim["state"], claim["name"]) == (
             eid, f"node-{'abc'[winner]}", "completed", "minutely")
     assert _etcd_keys(cluster.urls[0], "/hermes-cron/tickers/") == {}  # each tick left
     assert _etcd_keys(cluster.urls[0], "/hermes-cron/running/") == {}
+    # Every node lists the fleet's three runs, each naming the node it ran on.
+    seen = [[(r["id"], r["node"], r["status"], r["job_id"]) for r in home.runs()]
+            for home in homes]
+    assert [[row[:3] for row in rows] for rows in seen] == [[row[:3] for row in seen[0]]] * 3
+    assert len(seen[0]) == 3 and all(row[3] == home.jobs()[0]["id"]
+                                     for home, rows in zip(homes, seen) for row in rows)
 
 
 def test_fleet_fires_nothing_while_etcd_is_unreachable(etcd_cluster, tmp_path, clock, env,
@@ -18143,7 +18150,8 @@ def test_fleet_run_occurrence_runs_a_slot_once_across_homes(etcd_cluster, tmp_pa
     other, existing = hc._run_now(b.scheduler, "minutely", "auto")
     assert existing is True and (other["id"], other["node"], other["status"]) == (
         row["id"], "node-a", "completed")
-    assert b.runs() == []
+    assert b.scheduler.ledger.rows(None, 100) == []
+    assert [(r["id"], r["node"]) for r in b.runs()] == [(row["id"], "node-a")]
     report = b.tick()  # the tick sees the slot taken in the fleet too
     assert report["dispatched"] == [] and report["fleet_lost"][0]["execution_id"] == row["id"]
 
