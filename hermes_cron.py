@@ -10913,7 +10913,7 @@ class _Fleet:
         self.seconds = cluster.get("lease_seconds", _CLUSTER_LEASE)
         self.node = cluster.get("node") or os.uname().nodename
         self.ticker = f"{self.node}:{_identity()['process_id'][:12]}"
-        self.lease, self.keeper, self.stop = None, None, None
+        self.lease, self.keeper, self.stop, self.clock = None, None, None, home.now
 
     def key(self, *parts):
         return "/".join((self.prefix,) + parts)
@@ -10934,12 +10934,15 @@ class _Fleet:
         self.keeper.start()
 
     def _keep(self, lease, stop):
+        # Each beat also settles the runs of tickers that died meanwhile: a
+        # daemon (or a long tick) settles them within a lease period.
         while not stop.wait(self.seconds / 3):
             try:
                 if not self.etcd.keepalive(lease):
                     return  # expired (cut off too long): its claims fail from now on
-            except ClusterError:
-                pass  # unreachable: the next beat tries again, within the lease
+                self.settle_dead(self.clock())
+            except (ClusterError, ValueError):
+                pass  # unreachable, or a claim not JSON: the next beat tries again
 
     def leave(self):
         """Give the lease back: this ticker's key goes, and nothing of it is running."""
@@ -11077,6 +11080,20 @@ def _fleet_claims(home, fires, now, report):
                 "job_id": claim.job["id"], "scheduled_instant": claim.instant,
                 "node": other.get("node"), "execution_id": other.get("execution_id")})
     return won, []
+
+
+def _fleet_state(home):
+    """The fleet as this node sees it: ``{"node", "up", "tickers", "error"}``, or None
+    without a ``cluster`` setting (``tickers``: the nodes of the live tickers)."""
+    fleet = home.fleet
+    if fleet is None:
+        return None
+    try:
+        keys = fleet.etcd.range(fleet.key("tickers") + "/", prefix=True)
+    except ClusterError as exc:
+        return {"node": fleet.node, "up": False, "tickers": [], "error": str(exc)}
+    nodes = sorted(key.rsplit("/", 1)[1].rpartition(":")[0] for key, *_ in keys)
+    return {"node": fleet.node, "up": True, "tickers": nodes, "error": None}
 
 
 def _fleet_runs(home, fleet, rows, job_id, limit, ids):
@@ -12618,6 +12635,7 @@ def _status(home):
         "held_back": held,
         "failed": [{"job_id": j.get("id"), "name": j.get("name"), "last_error": j.get("last_error")}
                    for j in jobs if _job_state(j) == "error"],
+        "fleet": _fleet_state(home),
     }
 
 
@@ -12906,6 +12924,12 @@ def _metrics_text(home):
     took = (_read_text(os.path.join(home.path, _TICK_DURATION_FILE)) or "").strip()
     family("tick_duration_seconds", "gauge", "How long the last tick took.",
            [({}, float(took))] if took.replace(".", "", 1).isdigit() else [])
+    fleet = _fleet_state(home)
+    family("fleet_up", "gauge", "1 if the fleet's etcd answered (a ticker fires only what it "
+           "can claim there), 0 if not.", [] if fleet is None else [
+               ({"node": fleet["node"]}, int(fleet["up"]))])
+    family("fleet_tickers", "gauge", "Tickers of the fleet alive now (their etcd leases).",
+           [] if fleet is None or not fleet["up"] else [({}, len(fleet["tickers"]))])
     family("build_info", "gauge", "The hermes_cron, Python and SQLite versions (always 1).",
            [({"version": __version__, "python": sys.version.split()[0],
               "sqlite": sqlite3.sqlite_version}, 1)])
@@ -16424,6 +16448,13 @@ def _cmd_status(home, args):
         rows.append(("last tick", f"ok at {_shown(info['last_success'], zone)}"))
     rows.append(("jobs", f"{info['active_jobs']} active of {info['jobs']}; "
                          f"{info['running']} running now"))
+    fleet = info.get("fleet")
+    if fleet is not None:
+        rows.append(("fleet", f"node {fleet['node']}; etcd up, {len(fleet['tickers'])} "
+                              f"ticker(s) alive" + (f" ({', '.join(fleet['tickers'])})"
+                                                     if fleet["tickers"] else "")
+                     if fleet["up"] else f"node {fleet['node']}; DOWN: {fleet['error']}: "
+                                         f"nothing is fired"))
     nxt = info["next_due"]
     rows.append(("next due", f"{nxt['job_id']} ({nxt['name']}) at "
                              f"{_shown(nxt['next_run_at'], zone)}" if nxt else "-"))

@@ -18116,6 +18116,14 @@ def test_fleet_fires_nothing_while_etcd_is_unreachable(etcd_cluster, tmp_path, c
     assert home.jobs()[0]["pending_slot"]["scheduled_at"] == hc._iso(clock.now)
     assert [f["code"] for f in home.doctor()["findings"] if f["code"].startswith("fleet")] \
         == ["fleet_unreachable"]
+    down = f"etcd cannot be reached: '{cluster.urls[0]}: URLError: <urlopen error [Errno 111] " \
+           f"Connection refused>': nothing is fired until etcd answers again"
+    assert home.status()["fleet"] == {"node": "node-a", "up": False, "tickers": [],
+                                      "error": down}
+    assert home.status()["last_error"] == report["fleet_error"]
+    samples = [line for line in hc._metrics_text(home.scheduler).splitlines()
+               if line.startswith("hermes_cron_fleet")]
+    assert samples == ['hermes_cron_fleet_up{node="node-a"} 0']  # no ticker count: unknown
     cluster.restart(0)
     clock.advance(seconds=30)  # the slot kept: it fires now, once
     report = home.tick()
@@ -18123,6 +18131,11 @@ def test_fleet_fires_nothing_while_etcd_is_unreachable(etcd_cluster, tmp_path, c
                                                                          "on_time")]
     assert [r["scheduled_instant"] for r in home.runs()] == ["2026-03-06T12:01:00+00:00"]
     assert "fleet_error" not in report
+    assert home.status()["fleet"] == {"node": "node-a", "up": True, "tickers": [],
+                                      "error": None}  # the tick gave its lease back
+    samples = [line for line in hc._metrics_text(home.scheduler).splitlines()
+               if line.startswith("hermes_cron_fleet")]
+    assert samples == ['hermes_cron_fleet_up{node="node-a"} 1', "hermes_cron_fleet_tickers 0"]
 
 
 def test_fleet_a_ticker_whose_lease_expired_claims_nothing(etcd_cluster, tmp_path, clock, env):
