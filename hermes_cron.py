@@ -14367,7 +14367,8 @@ def _runs_html(rows, zone, names=None):
         if names is not None:
             cells.append(f'<a href="{_job_href(row["job_id"])}">'
                          f'{_h(names.get(row["job_id"]) or row["job_id"])}</a>')
-        cells += [_outcome_html(row["status"]), _h(row.get("verdict") or ""), _h(row["source"]),
+        source = row["source"] + (f" on {row['node']}" if row.get("node") else "")
+        cells += [_outcome_html(row["status"]), _h(row.get("verdict") or ""), _h(source),
                   _when_html(row["claimed_at"], zone),
                   _h(f"{duration:g} s" if duration is not None else None),
                   _h(_error_summary(row["error"], 120) if row["error"] else "")]
@@ -14520,6 +14521,9 @@ def _status_page(home, query=None, zone=None):
     else:
         runs, total = ledger.page(None, (number - 1) * _SITE_RUNS, _SITE_RUNS, failed)
         runs = _with_verdicts(ledger, runs)
+        fleet = home.scheduler.fleet
+        if number == 1 and not failed and fleet is not None:  # the fleet's, newest
+            runs = _fleet_runs(home.scheduler, fleet, runs, None, _SITE_RUNS, None)
         pager = _pager_html("/", number, _SITE_RUNS, total, failed=failed and "1")
     body = (f"<h1>hermes_cron</h1><p class=\"dim\">{_h(info['home'])}</p>{_ticker_html(info)}"
             "<dl>" + "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in counts) + "</dl>"

@@ -18099,6 +18099,12 @@ def test_fleet_each_slot_fires_once_across_three_homes(etcd_cluster, tmp_path, c
     assert [[row[:3] for row in rows] for rows in seen] == [[row[:3] for row in seen[0]]] * 3
     assert len(seen[0]) == 3 and all(row[3] == home.jobs()[0]["id"]
                                      for home, rows in zip(homes, seen) for row in rows)
+    for home in homes:  # and the status site's recent runs
+        page = hc._status_page(home)
+        assert all(f"<code>{row[0][:12]}</code>" in page for row in seen[0])
+        assert page.count(" on node-") == 3  # each run's source names its node
+        assert (f"builtin on {seen[0][0][1]}" if seen[0][0][1] == home.scheduler.fleet.node
+                else f"fleet on {seen[0][0][1]}") in page
 
 
 def test_fleet_fires_nothing_while_etcd_is_unreachable(etcd_cluster, tmp_path, clock, env,
@@ -18213,6 +18219,123 @@ def test_fleet_a_killed_tickers_run_is_settled_unknown_by_another(etcd_cluster, 
         "lost its etcd lease before the run ended; whether its side effects happened is "
         "unknown, so it is not run again")
     assert _etcd_keys(cluster.urls[0], "/hermes-cron/running/") == {}
+
+
+@pytest.mark.slow
+def test_fleet_three_tickers_fire_each_slot_once_through_kills_and_outages(
+        etcd_cluster, tmp_path, clock, env):
+    # The issue's campaign: three nodes with homes of their own, one jobs file,
+    # a pinned clock stepped over 200 minutes; random tickers SIGKILLed mid-run,
+    # one etcd member killed and restarted, and a quorum outage of three minutes.
+    rng = random.Random(int(os.environ.get("HERMES_CRON_FLEET_SEED", "28")))
+    cluster = etcd_cluster(3)
+    homes = _fleet_homes(tmp_path, clock, env, cluster.urls)
+    for home in homes:
+        scripts = os.path.dirname(home.path) + "/scripts"
+        with open(os.path.join(scripts, "ok.sh"), "w") as f:  # blocks where told to
+            f.write(f'if [ -e "{tmp_path}/block" ]; then touch "{tmp_path}/blocked"; '
+                    f'sleep 60; fi\necho ran\n')
+        home.apply([{"name": "minutely", "schedule": "* * * * *", "script": "ok.sh",
+                     "no_agent": True},
+                    {"name": "hourly", "schedule": "7 * * * *", "script": "ok.sh",
+                     "no_agent": True}])
+    start, kills, killed_runs, outage = clock.now, 0, [], range(150, 153)
+    member_down = range(90, 110)
+
+    def tick_all(now):
+        procs = [subprocess.Popen([sys.executable, "-m", "hermes_cron", "--home", home.path,
+                                   "tick"], cwd=HERE, env=dict(env, HERMES_CRON_NOW=hc._iso(now)),
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  start_new_session=True) for home in homes]
+        return procs
+
+    for minute in range(1, 201):
+        now = start + timedelta(minutes=minute)
+        if minute == member_down.start:
+            cluster.kill(0)
+        if minute == member_down.stop:
+            cluster.restart(0)
+        if minute == outage.start:
+            cluster.kill(1)
+            cluster.kill(2)
+        if minute == outage.stop:
+            cluster.restart(1)
+            cluster.restart(2)
+        kill = minute not in outage and rng.random() < 0.05
+        if kill:
+            (tmp_path / "block").touch()
+        procs = tick_all(now)
+        if kill:
+            with HangCap(30):  # the run that blocks: its ticker is killed mid-run
+                while not (tmp_path / "blocked").exists():
+                    time.sleep(0.02)
+            os.unlink(tmp_path / "block")
+            os.unlink(tmp_path / "blocked")
+            victims = []
+            for proc in procs:  # whichever holds a blocked run: the one not yet done
+                try:
+                    proc.wait(3)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    victims.append(proc)
+            kills += len(victims)
+            killed_runs.append(minute)
+        outputs = []
+        with HangCap(60):
+            for proc in procs:
+                outputs.append(proc.communicate()[0])
+        if minute in outage:
+            assert all("etcd cannot be reached" in out for out in outputs
+                       if "running" in out or "due" in out), outputs
+            assert not any(" running " in out for out in outputs), outputs
+        if kill:
+            with HangCap(30):  # the killed ticker's lease runs out (5 s)
+                while any(k for k in _etcd_keys(cluster.urls[2], "/hermes-cron/tickers/")):
+                    time.sleep(0.2)
+    # The last ticks settle what the killed tickers left.
+    for proc in tick_all(start + timedelta(minutes=201)):
+        proc.communicate()
+    claims = {}
+    for key, value in _etcd_keys(cluster.urls[0], "/hermes-cron/claims/").items():
+        job, slot = key.split("/")[-2:]
+        claims.setdefault(job, {})[slot] = json.loads(value)
+    by_name = {claim["name"]: job for job, slots in claims.items()
+               for claim in slots.values()}
+    minutely, hourly = claims[by_name["minutely"]], claims[by_name["hourly"]]
+    # Exactly once: one claim per slot (the keys are unique), and every slot
+    # outside the outage claimed; inside it nothing was claimed.
+    expected = {hc._iso(start + timedelta(minutes=m)) for m in range(1, 201)
+                if m not in outage}
+    late = {hc._iso(start + timedelta(minutes=m)) for m in outage}  # fired after, if at all
+    kept = set(sorted(expected)[-hc._FLEET_KEEP:])  # the newest 20 stay in etcd
+    assert kept <= set(minutely) <= expected | late
+    assert all(minutely[s]["claimed_at"] >= hc._iso(start + timedelta(minutes=outage.stop))
+               for s in late & set(minutely))  # nothing claimed while etcd was out
+    assert set(hourly) == {hc._iso(start.replace(minute=7) + timedelta(hours=h))
+                           for h in range(0, 4)} & expected
+    # Every run ended, on some node; the killed ones unknown, settled by another.
+    states = [c["state"] for slots in claims.values() for c in slots.values()]
+    assert set(states) <= {"completed", "unknown"} and "claimed" not in states
+    for c in (c for slots in claims.values() for c in slots.values()
+              if c["state"] == "unknown"):
+        assert c["settled_by"] != c["node"]
+    # Each node's ledger holds what it ran, and no slot ran twice across them.
+    fired = [(row["job_id"], row["scheduled_instant"]) for home in homes
+             for row in home.scheduler.ledger.rows(None, 1000)]
+    names = {home.jobs()[i]["id"]: home.jobs()[i]["name"] for home in homes
+             for i in range(2)}
+    slots = [(names[job], hc._slot_key(instant, 1)) for job, instant in fired]
+    assert len(slots) == len(set(slots)), "a slot fired twice"
+    assert expected <= {s for n, s in slots if n == "minutely"} <= expected | late
+    # runs on each node lists the same fleet rows (the last quarter hour's: etcd keeps
+    # the newest 20 of each job, a node's own ledger more).
+    recent = hc._iso(start + timedelta(minutes=186))
+    seen = [sorted((r["id"], r["node"], r["status"]) for r in home.runs(limit=1000)
+                   if r["scheduled_instant"] >= recent) for home in homes]
+    assert len(seen[0]) >= 15 and seen[0] == seen[1] == seen[2]
+    print(f"fleet campaign: {len(expected) + len(hourly)} slots, {kills} ticker kills "
+          f"(minutes {killed_runs}), 1 etcd member down 20 min, quorum lost 3 min, "
+          f"{states.count('unknown')} runs settled unknown, 0 violations")
 
 
 # ---- campaign: a seeded, model-based fault campaign over real processes -------------
