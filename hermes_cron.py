@@ -12930,6 +12930,17 @@ def _metrics_text(home):
                ({"node": fleet["node"]}, int(fleet["up"]))])
     family("fleet_tickers", "gauge", "Tickers of the fleet alive now (their etcd leases).",
            [] if fleet is None or not fleet["up"] else [({}, len(fleet["tickers"]))])
+    held = {}
+    if fleet is not None and fleet["up"]:
+        try:
+            for row in home.fleet.rows():
+                key = (row["node"] or "", row["status"] or "")
+                held[key] = held.get(key, 0) + 1
+        except (ClusterError, ValueError):
+            pass  # gone since the look above: the next scrape counts them
+    family("fleet_claims", "gauge", "The fleet's runs kept in etcd (the newest 20 of each "
+           "job), by the node that ran them and their state.",
+           [({"node": node, "state": state}, n) for (node, state), n in sorted(held.items())])
     family("build_info", "gauge", "The hermes_cron, Python and SQLite versions (always 1).",
            [({"version": __version__, "python": sys.version.split()[0],
               "sqlite": sqlite3.sqlite_version}, 1)])
