@@ -11016,7 +11016,7 @@ class _Fleet:
             found = self.etcd.range(claim)
             record = json.loads(found[0][1]) if found else {}
             if record.get("state") == "claimed":
-                record.update(state="unknown", settled_by=self.node, finished_at=_iso(now),
+                record.update(state="unknown", settled_by=self.ticker, finished_at=_iso(now),
                               error=f"ticker {ticker} lost its etcd lease before the run ended; "
                                     "whether its side effects happened is unknown, so it is "
                                     "not run again")

@@ -18214,8 +18214,8 @@ def test_fleet_a_killed_tickers_run_is_settled_unknown_by_another(etcd_cluster, 
     report = b.tick()  # the same minute: the slot is taken, and its run is settled
     assert report["dispatched"] == [] and report["fleet_lost"][0]["node"] == "node-a"
     [claim] = _fleet_claims(cluster.urls[2]).values()
-    assert (claim["node"], claim["state"], claim["settled_by"]) == ("node-a", "unknown",
-                                                                    "node-b")
+    assert (claim["node"], claim["state"], claim["settled_by"].partition(":")[0]) == (
+        "node-a", "unknown", "node-b")
     assert claim["error"].startswith("ticker node-a:") and claim["error"].endswith(
         "lost its etcd lease before the run ended; whether its side effects happened is "
         "unknown, so it is not run again")
@@ -18288,7 +18288,7 @@ def test_fleet_three_tickers_fire_each_slot_once_through_kills_and_outages(
         if minute in outage:  # every ticker says so, and none runs anything
             said = "\n".join(outputs)
             assert said.count("etcd cannot be reached") == len(homes), said
-            assert " running " not in said, said
+            assert not re.search(r" [0-9a-f]{32} running ", said), said  # no run started
         if kill:
             with HangCap(30):  # the killed ticker's lease runs out (5 s)
                 while any(k for k in _etcd_keys(cluster.urls[2], "/hermes-cron/tickers/")):
@@ -18305,7 +18305,7 @@ def test_fleet_three_tickers_fire_each_slot_once_through_kills_and_outages(
     minutely, hourly = claims[by_name["minutely"]], claims[by_name["hourly"]]
     # Exactly once: one claim per slot (the keys are unique), and every slot
     # outside the outage claimed; inside it nothing was claimed.
-    expected = {hc._iso(start + timedelta(minutes=m)) for m in range(1, 201)
+    expected = {hc._iso(start + timedelta(minutes=m)) for m in range(1, 202)  # and the last
                 if m not in outage}
     late = {hc._iso(start + timedelta(minutes=m)) for m in outage}  # fired after, if at all
     kept = set(sorted(expected)[-hc._FLEET_KEEP:])  # the newest 20 stay in etcd
@@ -18319,7 +18319,7 @@ def test_fleet_three_tickers_fire_each_slot_once_through_kills_and_outages(
     assert set(states) <= {"completed", "unknown"} and "claimed" not in states
     for c in (c for slots in claims.values() for c in slots.values()
               if c["state"] == "unknown"):
-        assert c["settled_by"] != c["node"]
+        assert c["settled_by"] != c["ticker"]  # another ticker (perhaps a later one there)
     # Each node's ledger holds what it ran, and no slot ran twice across them.
     fired = [(row["job_id"], row["scheduled_instant"]) for home in homes
              for row in home.scheduler.ledger.rows(None, 1000)]
@@ -18334,9 +18334,14 @@ def test_fleet_three_tickers_fire_each_slot_once_through_kills_and_outages(
     seen = [sorted((r["id"], r["node"], r["status"]) for r in home.runs(limit=1000)
                    if r["scheduled_instant"] >= recent) for home in homes]
     assert len(seen[0]) >= 15 and seen[0] == seen[1] == seen[2]
-    print(f"fleet campaign: {len(expected) + len(hourly)} slots, {kills} ticker kills "
-          f"(minutes {killed_runs}), 1 etcd member down 20 min, quorum lost 3 min, "
-          f"{states.count('unknown')} runs settled unknown, 0 violations")
+    unknown = sum(row["status"] == "unknown" for home in homes
+                  for row in home.scheduler.ledger.rows(None, 1000))
+    print(f"fleet campaign: {len(slots)} slots fired once each "
+          f"({sum(n == 'minutely' for n, _ in slots)} minutely, "
+          f"{sum(n == 'hourly' for n, _ in slots)} hourly) by 3 tickers, {kills} tickers "
+          f"SIGKILLed mid-run (minutes {killed_runs}), {unknown} of their runs settled "
+          f"unknown, 1 etcd member down 20 min (failover), quorum lost 3 min (nothing "
+          f"fired), 0 violations")
 
 
 # ---- campaign: a seeded, model-based fault campaign over real processes -------------
