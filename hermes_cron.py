@@ -11258,8 +11258,9 @@ class _Pool:
         self.todo, self.lock, self.left = queue.SimpleQueue(), _thread.allocate_lock(), len(claims)
         self.poller = _Poller(done=lambda child: self.todo.put((child.then, child)), wake=True)
         self.size = min(_POOL_SIZE, len(claims))
-        for claim in claims:
-            self.todo.put((_claim_steps(home, claim, report, True), None))
+        for claim in claims:  # a run: its steps, and the name of a thread of its own
+            self.todo.put(((_claim_steps(home, claim, report, True),
+                            f"hermes-cron-{claim.job['id']}"), None))
 
     def start(self):
         """Start the poller and the threads; return them."""
@@ -11274,18 +11275,22 @@ class _Pool:
         return threads
 
     def _work(self):
+        import threading
+
+        me = threading.current_thread()
         while True:
             item = self.todo.get()
             if item is None:
                 return
-            steps, child = item
+            run, child = item
+            steps, me.name = run  # named as the run's own thread would be, while it drives it
             send, value = steps.send, None
             if child is not None:
                 try:
                     value = _end_child(child)
                 except BaseException as exc:
                     send, value = steps.throw, exc
-            if self._advance(steps, send, value):
+            if self._advance(run, send, value):
                 with self.lock:
                     self.left -= 1
                     last = not self.left
@@ -11294,9 +11299,10 @@ class _Pool:
                     for _ in range(self.size):
                         self.todo.put(None)
 
-    def _advance(self, steps, send, value):
-        """Drive *steps* to its next child (started, and handed to the poller) or its end;
-        return True at its end."""
+    def _advance(self, run, send, value):
+        """Drive *run*'s steps to its next child (started, and handed to the poller) or its
+        end; return True at its end."""
+        steps = run[0]
         while True:
             try:
                 step = send(value)
@@ -11308,7 +11314,7 @@ class _Pool:
                 traceback.print_exc()
                 return True
             if isinstance(step, _Done):  # a group commit: resumed once it is in
-                step.then(lambda: self.todo.put((steps, None)))
+                step.then(lambda: self.todo.put((run, None)))
                 return False
             argv, options = step
             try:
@@ -11319,7 +11325,7 @@ class _Pool:
             if isinstance(child, tuple):  # refused or failed to start: its result at once
                 send, value = steps.send, child
                 continue
-            child.then = steps
+            child.then = run
             self.poller.add(child)
             return False
 
