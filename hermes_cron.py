@@ -11053,16 +11053,29 @@ class _Fleet:
         return rows
 
 
-def _fleet_claims(home, fires, now, report):
-    """Claim *fires* in the fleet; return the ones this ticker won, each with its eid.
+def _in_fleet(home):
+    """True when the tick claims in a fleet: a ``cluster`` setting, even one it dropped."""
+    return "cluster" in home.bad_config or home.fleet is not None
+
+
+def _fleet_claims(home, doc, jobs, fires, now, report):
+    """Claim *fires* in the fleet (if there is one); return those to run, each with its eid.
 
     A slot another ticker holds is dropped here (its job's pending slot with
     it: it ran elsewhere).  When etcd cannot be reached, nothing more is
     claimed: the slots left stay pending in their records, and the next tick
-    fires them (late, within their grace) once etcd answers.
+    fires them (late, within their grace) once etcd answers.  A ``cluster``
+    setting the tolerant load had to drop claims nothing at all: a ticker
+    never falls back to claims of its own.
     """
-    fleet, won = home.fleet, []
-    for index, claim in enumerate(fires):
+    if not fires or not _in_fleet(home):
+        return fires
+    won = []
+    if "cluster" in home.bad_config:
+        report["fleet_error"] = f"{home.bad_config['cluster']}; fired nothing"
+        return won
+    fleet = home.fleet
+    for claim in fires:
         eid = os.urandom(16).hex()
         try:
             taken, other = fleet.claim(claim.job, _slot_key(claim.instant, claim.attempt), eid,
@@ -11070,16 +11083,18 @@ def _fleet_claims(home, fires, now, report):
         except ClusterError as exc:
             report["fleet_error"] = redact(f"{exc}; fired {len(won)} of {len(fires)} due; the "
                                            f"rest stay due")
-            return won, fires[index:]
+            break
         if taken:
-            claim.eid = eid
+            claim.eid, claim.fleet = eid, True
             won.append(claim)
         else:
             claim.job.pop("pending_slot", None)  # it ran elsewhere
             report.setdefault("fleet_lost", []).append({
                 "job_id": claim.job["id"], "scheduled_instant": claim.instant,
                 "node": other.get("node"), "execution_id": other.get("execution_id")})
-    return won, []
+    if not won:
+        home.store.save(doc, jobs, now)  # the lost slots' pending marks are dropped
+    return won
 
 
 def _fleet_state(home):
@@ -11120,6 +11135,30 @@ def _fleet_runs(home, fleet, rows, job_id, limit, ids):
             rows.append(claim)
     rows.sort(key=lambda row: row.get("claimed_at") or "", reverse=True)
     return rows[:limit]
+
+
+def _fleet_finish(home, claim, outcome, started, finished):
+    """Write how a run claimed in the fleet ended to its claim."""
+    if claim.fleet:
+        home.fleet.finish(claim.job, _slot_key(claim.instant, claim.attempt), claim.eid,
+                          _iso(started), "completed" if outcome.ok else "failed",
+                          None if outcome.ok else redact(outcome.error or "unknown failure"),
+                          finished)
+
+
+def _fleet_occurrence(home, job, instant, retry, now):
+    """(eid, None) once this ticker claimed an occurrence in the fleet, (None, the row of
+    the run another node holds it for), or (None, None) outside a fleet."""
+    fleet = home.fleet if instant is not None else None
+    if fleet is None:
+        return None, None
+    eid = os.urandom(16).hex()
+    won, other = fleet.claim(job, _slot_key(instant, retry[1] if retry else 1), eid, now)
+    if won:
+        return eid, None
+    return None, {"id": other.get("execution_id"), "job_id": job["id"],
+                  "status": other.get("state"), "scheduled_instant": instant,
+                  "node": other.get("node")}
 
 
 def _owner_tag():
@@ -11194,11 +11233,7 @@ def _run_claimed(home, claim):
     # The ledger row first: from its commit on the result is durable, and
     # whoever next holds the job store applies it to the job record if this
     # process cannot (a busy lock, a full disk, a kill).
-    if claim.fleet:
-        home.fleet.finish(job, _slot_key(claim.instant, claim.attempt), eid, _iso(started),
-                          "completed" if outcome.ok else "failed",
-                          None if outcome.ok else redact(outcome.error or "unknown failure"),
-                          finished)
+    _fleet_finish(home, claim, outcome, started, finished)
     if (yield from ledger.finish(eid, outcome.ok, outcome.error, delivery, finished,
                                  checked + resolved)):
         claim.row = {"status": "completed" if outcome.ok else "failed",
@@ -11699,8 +11734,12 @@ class _Scheduler:
 
     @property
     def fleet(self):
-        """This process as a ticker of the config's ``cluster`` (``_Fleet``), or None."""
-        cluster = self.settings.get("cluster")
+        """This process as a ticker of the config's ``cluster`` (``_Fleet``), or None (also
+        while the config cannot be read: what reads the fleet reads this node alone)."""
+        try:
+            cluster = self.settings.get("cluster")
+        except HermesCronError:
+            return None
         if cluster is None:
             return None
         if self._fleet is None or self._fleet[0] != cluster:
@@ -12168,18 +12207,12 @@ def _claim_fires(home, doc, jobs, fires, now, changed, report):
         store.save(doc, jobs, now)
     elif store.read_stat is not None:
         store.write_due(jobs, now, store.read_stat)  # e.g. after a hand edit
-    given = None
-    if fires and home.fleet is not None:
-        lost = len(fires)
-        fires, _ = _fleet_claims(home, fires, now, report)
-        given = [claim.eid for claim in fires]
-        for claim in fires:
-            claim.fleet = True
-        if lost != len(fires) and not fires:
-            store.save(doc, jobs, now)  # the lost slots' pending marks are dropped
-    if fires:
+    ids = {claim.job["id"] for claim in fires}
+    fires = _fleet_claims(home, doc, jobs, fires, now, report)
+    if fires:  # their rows, under the ids a fleet's claims gave them
         eids = home.ledger.claim([(c.job["id"], c.instant, c.attempt, _jitter(c.job, c.slot)
-                                   if c.instant else 0) for c in fires], "builtin", now, given)
+                                   if c.instant else 0) for c in fires], "builtin", now,
+                                 [claim.eid for claim in fires])
         tag = _owner_tag()
         for claim, eid in zip(fires, eids):
             claim.eid = eid
@@ -12188,8 +12221,7 @@ def _claim_fires(home, doc, jobs, fires, now, changed, report):
             claim.job["fire_claim"] = {"at": _iso(now), "by": tag, "execution_id": eid}
             claim.job.pop("pending_slot", None)
             claim.job.pop("retry", None)  # taken: the row holds this attempt now
-        store.save(doc, jobs, now, changed={c.job["id"] for c in fires} if given is None
-                   else None)
+        store.save(doc, jobs, now, changed=ids)
     for claim in fires:  # the runs get copies; the list is not ours after the lock
         claim.job = dict(claim.job)
     return fires
@@ -12321,13 +12353,11 @@ def _run_now(home, ref, occurrence=None, retried=False):
     # A run killed between its row and its claim leaves a row no job names:
     # the next tick must look at the ledger, not only at the due summary.
     home.store.forget_due()
-    fleet = home.fleet if instant is not None else None
-    if fleet is not None:  # the fleet's claim first: another node may have run it
-        eid = os.urandom(16).hex()
-        won, other = fleet.claim(job, _slot_key(instant, retry[1] if retry else 1), eid, now)
-        if not won:
-            return {"id": other.get("execution_id"), "job_id": job["id"], "status": other.get(
-                "state"), "scheduled_instant": instant, "node": other.get("node")}, True
+    # The fleet's claim first: another node may have run it.
+    eid, other = _fleet_occurrence(home, job, instant, retry, now)
+    if other is not None:
+        return other, True
+    fleet = eid is not None
     if instant is not None:
         eid, existing = ledger.claim_occurrence(job["id"], instant, source, now, retry, eid)
         if existing is not None:
@@ -12379,7 +12409,7 @@ def _run_now(home, ref, occurrence=None, retried=False):
         raise
     claim = _Claim(home.job(job["id"]), now, instant, "manual", 0.0, source,
                    attempt=retry[1] if retry else 1)
-    claim.eid, claim.retried, claim.fleet = eid, retried, fleet is not None
+    claim.eid, claim.retried, claim.fleet = eid, retried, fleet
     home.heartbeat.start(home)
     try:
         _run_claim(home, claim)
@@ -14275,8 +14305,11 @@ def _publish_jobs(home, entries, now):
     import json
 
     fleet = home.fleet
-    fleet.etcd.txn([], [_put(fleet.key("jobsets", fleet.node), json.dumps(
-        {"digest": _jobs_digest(entries), "jobs": len(entries), "at": _iso(now)}))])
+    try:
+        fleet.etcd.txn([], [_put(fleet.key("jobsets", fleet.node), json.dumps(
+            {"digest": _jobs_digest(entries), "jobs": len(entries), "at": _iso(now)}))])
+    except ClusterError:
+        pass  # the jobs are applied; doctor says the node's set is unpublished or stale
 
 
 # =============================================================================

@@ -18068,6 +18068,18 @@ def test_fleet_config_is_checked_naming_the_field(home):
         "'lease_seconds'?)"]
 
 
+def test_fleet_a_broken_cluster_setting_fires_nothing_rather_than_alone(home, clock,
+                                                                        ok_script):
+    job = home.add_job("* * * * *", "", script=ok_script, no_agent=True, name="m")
+    write_config(home, {"cluster": {"etcd": ["http://127.0.0.1:9"], "lease_seconds": 2}})
+    clock.advance(minutes=1)
+    report = home.tick()
+    assert report["dispatched"] == [] and home.runs() == []
+    assert report["fleet_error"] == ("config.json key 'cluster': lease_seconds must be a whole "
+                                     "number from 5 to 3600: 2: use e.g. 15; fired nothing")
+    assert home.job(job["id"])["pending_slot"]["scheduled_at"] == hc._iso(clock.now)
+
+
 def test_fleet_each_slot_fires_once_across_three_homes(etcd_cluster, tmp_path, clock, env):
     cluster = etcd_cluster(1)
     homes = _fleet_homes(tmp_path, clock, env, cluster.urls)
@@ -18174,6 +18186,39 @@ def test_fleet_run_occurrence_runs_a_slot_once_across_homes(etcd_cluster, tmp_pa
     assert [(r["id"], r["node"]) for r in b.runs()] == [(row["id"], "node-a")]
     report = b.tick()  # the tick sees the slot taken in the fleet too
     assert report["dispatched"] == [] and report["fleet_lost"][0]["execution_id"] == row["id"]
+
+
+def test_fleet_claims_as_the_etcd_user_its_environment_names(etcd_cluster, tmp_path, clock,
+                                                             env):
+    cluster = etcd_cluster(1)
+    url = cluster.urls[0]
+    for path, body in [("/v3/auth/user/add", {"name": "root", "password": "s3cret-pass"}),
+                       ("/v3/auth/user/grant", {"user": "root", "role": "root"}),
+                       ("/v3/auth/enable", {})]:
+        _etcd_call(url, path, body)
+    env = dict(env, ETCD_USER="root", ETCD_PASSWORD="wrong")
+    home, = _fleet_homes(tmp_path, clock, env, cluster.urls, nodes=("node-a",),
+                         user_env="ETCD_USER", password_env="ETCD_PASSWORD")
+    assert "s3cret-pass" not in open(os.path.join(home.path, "config.json")).read()
+    clock.advance(minutes=1)
+    report = home.tick()
+    assert report["dispatched"] == [] and report["fleet_error"] == (
+        "etcd refused /v3/auth/authenticate: 'etcdserver: authentication failed, invalid user "
+        "ID or password': check the cluster setting and etcd's own log; fired 0 of 1 due; the "
+        "rest stay due")
+    env["ETCD_PASSWORD"] = "s3cret-pass"  # the next tick's process reads it
+    home = hc.CronHome(home.path, clock=clock, environ=env, lock_timeout=2.0)
+    clock.advance(seconds=20)
+    assert [d["status"] for d in home.tick()["dispatched"]] == ["completed"]
+    token = _etcd_call(url, "/v3/auth/authenticate", {"name": "root",
+                                                      "password": "s3cret-pass"})["token"]
+    import urllib.request
+
+    request = urllib.request.Request(url + "/v3/kv/range", json.dumps(
+        {"key": _etcd_b64("/hermes-cron/claims/"), "range_end": _etcd_b64(
+            "/hermes-cron/claims0")}).encode(), {"Authorization": token})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        assert json.loads(answer.read())["count"] == "1"
 
 
 def test_fleet_doctor_says_when_a_nodes_jobs_differ(etcd_cluster, tmp_path, clock, env):
