@@ -15415,20 +15415,16 @@ def _jobs_before_options(argv):
     of JOBs only before them, and ``export kubernetes --image X digest`` is
     as natural as the other order."""
     at = next(i for i, arg in enumerate(argv) if arg == "export")
-    words, options, rest = [], [], argv[at + 1:]
-    values = iter(rest)
-    for arg in values:
+    rest, words, options, i = argv[at + 1:], [], [], 0
+    while i < len(rest):
+        arg, end = rest[i], i + 1
         if arg in ("--image", "--home", "--replicas"):
-            options += [arg, next(values, "")]
-        elif arg == "--etcd":  # its URLs: the words after it that are URLs
-            options.append(arg)
-            while len(options) < len(rest) and rest[len(words) + len(options)].startswith(
-                    ("http://", "https://")):
-                options.append(next(values))
-        elif arg.startswith("-"):
-            options.append(arg)
-        else:
-            words.append(arg)
+            end += 1  # its value
+        elif arg == "--etcd":  # its values: the words after it that are URLs
+            while end < len(rest) and rest[end].startswith(("http://", "https://")):
+                end += 1
+        (options if arg.startswith("-") else words).extend(rest[i:end])
+        i = end
     return argv[:at + 1] + words + options
 
 

@@ -15538,24 +15538,60 @@ def test_export_kubernetes_image_replaces_the_module_configmap(home, cli):
 
 
 @pytest.mark.slow
+def test_export_kubernetes_fleet_is_n_daemons_on_their_own_homes(home, cli):
+    home.add_job("@daily", "p")
+    rc, out, err = cli("export", "kubernetes", "--replicas", "3", "--etcd",
+                       "http://etcd-0.etcd:2379", "https://etcd-1.etcd:2379", "--image", "img:1")
+    assert (rc, err) == (0, "")
+    config, deployment = json.loads(out)["items"]  # the image has the module: no ConfigMap
+    assert json.loads(config["data"]["config.json"]) == {"cluster": {"etcd": [
+        "http://etcd-0.etcd:2379", "https://etcd-1.etcd:2379"]}}
+    spec = deployment["spec"]
+    pod = spec["template"]["spec"]
+    assert (deployment["metadata"]["name"], spec["replicas"], spec["strategy"]) == (
+        "hermes-cron-fleet", 3, {"type": "RollingUpdate",
+                                 "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}})
+    assert {"name": "home", "emptyDir": {}} in pod["volumes"]
+    assert not any("persistentVolumeClaim" in volume for volume in pod["volumes"])
+    assert [c["name"] for c in pod["initContainers"]] == ["config", "apply-jobs"]
+    assert pod["containers"][0]["command"][-1] == "daemon"
+    assert pod["affinity"]["podAntiAffinity"][
+        "preferredDuringSchedulingIgnoredDuringExecution"][0]["podAffinityTerm"][
+        "topologyKey"] == "kubernetes.io/hostname"
+    for argv, message in [
+            (("--replicas", "3"), "--replicas and --etcd go together, with export kubernetes "
+                                  "and no JOB or --tick: 3: export kubernetes --replicas 3 "
+                                  "--etcd http://etcd:2379"),
+            (("--replicas", "0", "--etcd", "http://e:2379"), "--replicas must be from 1 to 100: "
+                                                             "0: use e.g. 3")]:
+        rc, out, err = cli("export", "kubernetes", *argv)
+        assert (rc, out, err) == (2, "", f"hermes_cron: error: {message}\n")
+    with pytest.raises(hc.InvalidInputError) as caught:
+        home.export("kubernetes", replicas=2, etcd=["e:2379"])
+    assert str(caught.value) == ("--etcd: etcd must be a list of member URLs: ['e:2379']: "
+                                 "write \"etcd\": [\"http://etcd-0.etcd:2379\", ...]")
+
+
 def test_export_kubernetes_manifests_pass_the_schema_validator(home, tmp_path,
                                                                kubernetes_validate):
     """Every export, item by item (the validator has no schema for List), strictly."""
     job = home.add_job("15 6 * * *", "p", tz="America/New_York")
     exports = {"daemon": home.export("kubernetes"), "tick": home.export("kubernetes", tick=True),
                "job": home.export("kubernetes", [job["id"]]),
-               "image": home.export("kubernetes", image="registry.example/hermes-cron:1")}
+               "image": home.export("kubernetes", image="registry.example/hermes-cron:1"),
+               "fleet": home.export("kubernetes", replicas=3,
+                                    etcd=["http://etcd-0.etcd:2379", "http://etcd-1.etcd:2379"])}
     files = []
     for name, text in exports.items():
         for item in json.loads(text)["items"]:
             files.append(tmp_path / f"{name}-{item['kind']}.json")
             files[-1].write_text(json.dumps(item))
-    assert len(files) == 11
+    assert len(files) == 14
     # CronJob timeZone is GA from 1.27; the default is the newest schema it has.
     for version in (["-k", "1.27.0"], []):
         r = subprocess.run([kubernetes_validate, "--strict", *version, *map(str, files)],
                            capture_output=True, text=True, timeout=120)
-        assert r.returncode == 0 and r.stdout.count(" passed for resource ") == 11, r.stdout
+        assert r.returncode == 0 and r.stdout.count(" passed for resource ") == 14, r.stdout
     # The validator is live: an unknown field fails it.
     bad = json.loads(exports["daemon"])["items"][2]
     bad["spec"]["template"]["spec"]["containers"][0]["envFrom"][0]["secret"] = {"name": "x"}
