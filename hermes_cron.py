@@ -10964,12 +10964,9 @@ class _Fleet:
         self.join(now)
         key = _fleet_job(job)
         claim, mine = self.key("claims", key, slot), self.key("tickers", self.ticker)
-        record = {"execution_id": eid, "node": self.node, "ticker": self.ticker,
-                  "name": job.get("name"), "job_id": job["id"], "scheduled_instant": slot,
-                  "state": "claimed", "claimed_at": _iso(now)}
         won, answers = self.etcd.txn(
             [_absent(claim), _held_by(mine, self.lease)],
-            [_put(claim, json.dumps(record)),
+            [_put(claim, self._record(job, slot, eid, state="claimed", claimed_at=_iso(now))),
              _put(self.key("running", self.ticker, key, slot), claim)],
             [_get(claim), _get(mine)])
         if won:
@@ -10981,18 +10978,22 @@ class _Fleet:
         raise ClusterError("this ticker's etcd lease expired", self.ticker,
                            "it claims nothing more; the next tick starts a new ticker")
 
-    def finish(self, job, slot, eid, claimed_at, state, error, now):
-        """Record how claimed run *eid* ended, while this ticker still holds its lease."""
+    def _record(self, job, slot, eid, **fields):
+        """A claim's value: the run, where it runs, and *fields* (its state and times)."""
         import json
 
+        return json.dumps(dict({"execution_id": eid, "node": self.node, "ticker": self.ticker,
+                                "name": job.get("name"), "job_id": job["id"],
+                                "scheduled_instant": slot}, **fields))
+
+    def finish(self, job, slot, eid, claimed_at, state, error, now):
+        """Record how claimed run *eid* ended, while this ticker still holds its lease."""
         if self.lease is None:
             return
         key = _fleet_job(job)
         claim = self.key("claims", key, slot)
-        value = json.dumps({"execution_id": eid, "node": self.node, "ticker": self.ticker,
-                            "name": job.get("name"), "job_id": job["id"],
-                            "scheduled_instant": slot, "state": state,
-                            "claimed_at": claimed_at, "finished_at": _iso(now), "error": error})
+        value = self._record(job, slot, eid, state=state, claimed_at=claimed_at,
+                             finished_at=_iso(now), error=error)
         try:
             self.etcd.txn([_held_by(self.key("tickers", self.ticker), self.lease)],
                           [_put(claim, value),
@@ -12005,7 +12006,7 @@ def _fleet_after(home, now, report, leave):
     try:
         report["fleet_settled"] = fleet.settle_dead(now)
         fleet.compact([claim.job for claim in report.get("dispatched", ())
-                       if getattr(claim, "fleet", False)])
+                       if claim.fleet])
         if leave:
             fleet.leave()
     except ClusterError as exc:
